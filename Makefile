@@ -1,0 +1,38 @@
+# nicoll top-level Makefile.
+#
+#   make deps     install every Debian package the project needs (as root)
+#   make          build the toolchain, reference interpreter and tests
+#   make check    run every test suite; ends with "N passed, N failed"
+#
+# Each component adds its own rules in mk/<component>.mk: it appends build
+# products to ALL_TARGETS and TAP-speaking test suites to CHECK_SUITES, so that
+# components do not edit each other's rules. Generated files go to build/ only.
+
+BUILD    ?= build
+LLVM_BIN ?= /usr/lib/llvm-14/bin
+HOSTCC   ?= gcc
+HOST_CFLAGS ?= -std=c11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
+export BUILD LLVM_BIN
+
+ALL_TARGETS  :=
+CHECK_SUITES :=
+
+.PHONY: all deps check clean emu firmware host bench run
+.DEFAULT_GOAL := all
+
+include $(sort $(wildcard mk/*.mk))
+
+all: $(ALL_TARGETS)
+
+deps:
+	bash ci/deps
+
+check: all
+	@bash tests/run $(CHECK_SUITES)
+
+# Later issues fill these in; until then they say so and fail.
+emu firmware host bench run:
+	@echo "make $@: not implemented yet (see README status table)" >&2; exit 1
+
+clean:
+	rm -rf $(BUILD)
