@@ -1,0 +1,28 @@
+/*
+ * nc_logic.h - ACSL logic shared by the ref/ contracts.
+ *
+ * Only annotations live here; the C compilers see an empty header.  The
+ * definitions are written as plain arithmetic (no bitwise operators) because
+ * the SMT provers behind WP reason about +, -, * and / by constants far more
+ * reliably than about &, | and shifts.
+ */
+#ifndef NC_LOGIC_H
+#define NC_LOGIC_H
+
+/*@
+  // 2^p for any natural p, by recursion (linear steps only).
+  logic integer nc_pow2(integer p) = p <= 0 ? 1 : 2 * nc_pow2(p - 1);
+
+  // Bit p of a natural number x, defined arithmetically.
+  logic integer nc_bit(integer x, integer p) = (x / nc_pow2(p)) % 2;
+
+  // Distance from a to b going forward in 32-bit sequence space:
+  // (b - a) mod 2^32, for a, b in [0, 2^32).
+  logic integer nc_seq_dist(integer a, integer b) =
+    b - a >= 0 ? b - a : b - a + 4294967296;
+
+  // Sequence number that follows a by d (mod 2^32).
+  logic integer nc_seq_add(integer a, integer d) = (a + d) % 4294967296;
+*/
+
+#endif
