@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The test-machine ABI shared by lanai-iss and QEMU's -M lanai-test
+ * (docs/test-machine.md): three 32-bit registers above RAM. Only 32-bit
+ * accesses are defined; anything else traps.
+ */
+#ifndef NICOLL_LANAI_TESTMACHINE_H
+#define NICOLL_LANAI_TESTMACHINE_H
+
+#include <stdint.h>
+
+#define LANAI_TM_CONSOLE 0xFFFF0000u /* write: print the low byte */
+#define LANAI_TM_EXIT    0xFFFF0004u /* write: end the run with this status */
+#define LANAI_TM_COUNTER 0xFFFF0008u /* read: instructions (cycles) so far */
+
+static inline void lanai_tm_putc(int c)
+{
+    *(volatile uint32_t *)LANAI_TM_CONSOLE = (uint32_t)(unsigned char)c;
+}
+
+static inline uint32_t lanai_tm_cycles(void)
+{
+    return *(volatile uint32_t *)LANAI_TM_COUNTER;
+}
+
+static inline void __attribute__((noreturn)) lanai_tm_exit(int status)
+{
+    *(volatile uint32_t *)LANAI_TM_EXIT = (uint32_t)status;
+    for (;;)
+        ;
+}
+
+#endif

@@ -1,0 +1,55 @@
+# The LANai toolchain: lanai-ld, lanai-iss, crt0 + runtime, lanai-cc.
+# Products:
+#   build/bin/lanai-ld  build/bin/lanai-iss  build/bin/lanai-cc
+#   build/lib/lanai/crt0.o  build/lib/lanai/liblanai-rt.a
+#   build/include/lanai/*.h
+
+TC        := firmware/toolchain
+TC_B      := $(BUILD)/toolchain
+BIN       := $(BUILD)/bin
+RT_LIB    := $(BUILD)/lib/lanai
+HOST_INC  := -I$(TC)/include -I$(TC)/lib -Iref/iss
+
+LANAI_CLANG := $(LLVM_BIN)/clang --target=lanai -ffreestanding -nostdlibinc
+LLVM_AR     := $(LLVM_BIN)/llvm-ar
+RT_CFLAGS   := -O2 -fno-builtin -fno-strict-aliasing -Wall -Wextra -Werror -I$(TC)/include
+
+LD_SRCS   := $(wildcard $(TC)/lanai-ld/*.c)
+TCLIB_SRCS := $(TC)/lib/crc32.c $(TC)/lib/loadable.c
+ISS_CORE  := ref/iss/iss.c ref/iss/disas.c
+RT_SRCS   := $(TC)/start.c $(wildcard $(TC)/runtime/*.c)
+RT_OBJS   := $(patsubst $(TC)/%.c,$(TC_B)/rt/%.o,$(RT_SRCS))
+TC_HDRS   := $(wildcard $(TC)/include/*.h)
+
+ALL_TARGETS += $(BIN)/lanai-ld $(BIN)/lanai-iss $(BIN)/lanai-cc \
+               $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a \
+               $(patsubst $(TC)/include/%,$(BUILD)/include/lanai/%,$(TC_HDRS))
+
+$(BIN)/lanai-ld: $(LD_SRCS) $(TC)/lanai-ld/ld.h $(TC)/lib/crc32.c $(TC_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_INC) $(LD_SRCS) $(TC)/lib/crc32.c -o $@
+
+$(BIN)/lanai-iss: $(ISS_CORE) ref/iss/main.c ref/iss/iss.h $(TCLIB_SRCS) $(TC)/lib/loadable.h $(TC_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_INC) $(ISS_CORE) ref/iss/main.c $(TCLIB_SRCS) -o $@
+
+$(BIN)/lanai-cc: $(TC)/lanai-cc
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(BUILD)/include/lanai/%.h: $(TC)/include/%.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(RT_LIB)/crt0.o: $(TC)/crt0.S
+	@mkdir -p $(@D)
+	$(LANAI_CLANG) -c $< -o $@
+
+$(TC_B)/rt/%.o: $(TC)/%.c $(TC_HDRS)
+	@mkdir -p $(@D)
+	$(LANAI_CLANG) $(RT_CFLAGS) -c $< -o $@
+
+$(RT_LIB)/liblanai-rt.a: $(RT_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(LLVM_AR) rcsD $@ $^

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lanai-iss: run a linked LANai program on the reference interpreter with the
+ * test-machine devices (docs/test-machine.md):
+ *
+ *   0xFFFF0000  write: print the low byte on stdout        (console)
+ *   0xFFFF0004  write: end the run with this exit status    (exit)
+ *   0xFFFF0008  read:  low 32 bits of the retired-instruction count
+ *
+ * Usage: lanai-iss [options] prog.elf|prog.img [args...]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "iss.h"
+#include "loadable.h"
+
+#define TESTDEV_CONSOLE 0xFFFF0000u
+#define TESTDEV_EXIT    0xFFFF0004u
+#define TESTDEV_COUNTER 0xFFFF0008u
+#define ARGS_BLOCK_MAX  4096u  /* top of RAM reserved for argv (lanai-ld) */
+
+/* Exit statuses of lanai-iss itself, distinct from common program codes. */
+#define EXIT_USAGE 2
+#define EXIT_LIMIT 124
+#define EXIT_TRAP  125
+
+static const char *prog = "lanai-iss";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: %s [options] prog.elf|prog.img [args...]\n"
+        "  -t, --trace          print every retired instruction on stderr\n"
+        "  --max-insns N        stop after N instructions (default 4000000000;\n"
+        "                       0 = no limit); exit status %d when reached\n"
+        "  --mem SIZE           RAM size in bytes, K/M suffix (default 16M)\n"
+        "  --stats              print instruction count and speed on stderr\n"
+        "  -h, --help           this text\n"
+        "The program's console output goes to stdout and its exit status becomes\n"
+        "ours. A trap (reserved encoding, misaligned or unmapped access) prints\n"
+        "pc, instruction and reason on stderr and exits with status %d.\n",
+        prog, EXIT_LIMIT, EXIT_TRAP);
+}
+
+static bool testdev(struct iss *s, void *ctx, uint32_t addr, unsigned size,
+                    bool write, uint32_t *val)
+{
+    (void)ctx;
+    if (addr < TESTDEV_CONSOLE || addr > TESTDEV_COUNTER + 3)
+        return false;
+    if (size != 4) {
+        iss_trap(s, "%u-byte access to test-machine register 0x%08x "
+                    "(only 32-bit accesses are defined)", size, addr);
+        return true;
+    }
+    if (write && addr == TESTDEV_CONSOLE) {
+        putchar((int)(*val & 0xFF));
+        return true;
+    }
+    if (write && addr == TESTDEV_EXIT) {
+        iss_exit(s, (int)*val);
+        return true;
+    }
+    if (!write && addr == TESTDEV_COUNTER) {
+        *val = (uint32_t)s->icount; /* instructions retired before this one */
+        return true;
+    }
+    iss_trap(s, "%s of test-machine register 0x%08x is not defined",
+             write ? "write" : "read", addr);
+    return true;
+}
+
+static void trace(struct iss *s, void *ctx, uint32_t pc, uint32_t insn)
+{
+    char buf[80];
+    (void)ctx;
+    fprintf(stderr, "%10" PRIu64 " %08x: %08x  %s\n", s->icount - 1, pc, insn,
+            iss_disas(insn, pc, buf, sizeof buf));
+}
+
+static int parse_size(const char *what, const char *s, uint64_t max, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+
+    errno = 0;
+    v = strtoull(s, &end, 0);
+    if (end == s || errno) {
+        fprintf(stderr, "%s: %s: '%s' is not a number\n", prog, what, s);
+        return -1;
+    }
+    if (*end == 'K' || *end == 'k') { v <<= 10; end++; }
+    else if (*end == 'M' || *end == 'm') { v <<= 20; end++; }
+    if (*end || v > max) {
+        fprintf(stderr, "%s: %s: '%s' is not a valid value (max %llu)\n", prog,
+                what, s, (unsigned long long)max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf = NULL;
+    size_t cap = 0, n = 0;
+
+    if (!f)
+        return NULL;
+    for (;;) {
+        if (n == cap) {
+            uint8_t *nb;
+            cap = cap ? cap * 2 : 65536;
+            nb = realloc(buf, cap);
+            if (!nb) { free(buf); fclose(f); errno = ENOMEM; return NULL; }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) { free(buf); fclose(f); return NULL; }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* Place argv at the top of RAM: strings, then the pointer array. */
+static int place_args(struct iss *s, int argc, char **argv)
+{
+    uint32_t top = s->ram_size, p = top, ptrs;
+    uint32_t addrs[256];
+
+    if (argc > 256) {
+        fprintf(stderr, "%s: too many program arguments (%d > 256)\n", prog, argc);
+        return -1;
+    }
+    for (int i = argc - 1; i >= 0; i--) {
+        size_t n = strlen(argv[i]) + 1;
+        if (n > top - p + ARGS_BLOCK_MAX || p - n < top - ARGS_BLOCK_MAX) {
+            fprintf(stderr, "%s: program arguments exceed %u bytes\n", prog,
+                    ARGS_BLOCK_MAX);
+            return -1;
+        }
+        p -= (uint32_t)n;
+        memcpy(s->ram + p, argv[i], n);
+        addrs[i] = p;
+    }
+    p &= ~3u;
+    ptrs = p - 4u * (uint32_t)(argc + 1);
+    if (ptrs < top - ARGS_BLOCK_MAX) {
+        fprintf(stderr, "%s: program arguments exceed %u bytes\n", prog, ARGS_BLOCK_MAX);
+        return -1;
+    }
+    for (int i = 0; i < argc; i++)
+        iss_put_be32(s->ram + ptrs + 4u * (uint32_t)i, addrs[i]);
+    iss_put_be32(s->ram + ptrs + 4u * (uint32_t)argc, 0);
+    s->r[6] = (uint32_t)argc;
+    s->r[7] = ptrs;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t max_insns = 4000000000ull, mem = 16u << 20;
+    bool do_trace = false, stats = false;
+    struct iss s;
+    struct loadable l;
+    char err[256];
+    uint8_t *file, *ram;
+    size_t len;
+    int i;
+
+    for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-t") || !strcmp(a, "--trace")) {
+            do_trace = true;
+        } else if (!strcmp(a, "--stats")) {
+            stats = true;
+        } else if (!strcmp(a, "--max-insns") && i + 1 < argc) {
+            if (parse_size("--max-insns", argv[++i], UINT64_MAX >> 11, &max_insns))
+                return EXIT_USAGE;
+        } else if (!strcmp(a, "--mem") && i + 1 < argc) {
+            if (parse_size("--mem", argv[++i], 0xFFFF0000u, &mem))
+                return EXIT_USAGE;
+            if (mem < 2 * ARGS_BLOCK_MAX || (mem & 3)) {
+                fprintf(stderr, "%s: --mem: %llu is too small or not a multiple of 4\n",
+                        prog, (unsigned long long)mem);
+                return EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--")) {
+            i++;
+            break;
+        } else {
+            fprintf(stderr, "%s: unknown or incomplete option '%s'\n", prog, a);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+
+    file = read_file(argv[i], &len);
+    if (!file) {
+        fprintf(stderr, "%s: %s: %s\n", prog, argv[i], strerror(errno));
+        return EXIT_USAGE;
+    }
+    if (loadable_parse(argv[i], file, len, (uint32_t)mem - ARGS_BLOCK_MAX, &l,
+                       err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        return EXIT_USAGE;
+    }
+    ram = calloc(1, mem);
+    if (!ram) {
+        fprintf(stderr, "%s: cannot allocate %llu bytes of RAM\n", prog,
+                (unsigned long long)mem);
+        return EXIT_USAGE;
+    }
+    loadable_copy(&l, ram);
+    free(file);
+
+    memset(&s, 0, sizeof s);
+    s.mmio = testdev;
+    s.trace = do_trace ? trace : NULL;
+    s.limit = max_insns;
+    iss_reset(&s, ram, (uint32_t)mem, l.entry);
+    if (place_args(&s, argc - i, argv + i))
+        return EXIT_USAGE;
+
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    iss_run(&s);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    fflush(stdout);
+
+    if (stats) {
+        double sec = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+        fprintf(stderr, "%s: %" PRIu64 " instructions in %.3f s (%.1f M instructions/s)\n",
+                prog, s.icount, sec, sec > 0 ? s.icount / sec / 1e6 : 0.0);
+    }
+    switch (s.status) {
+    case ISS_EXITED:
+        return s.exit_code & 0xFF;
+    case ISS_LIMIT:
+        fprintf(stderr, "%s: instruction limit of %" PRIu64 " reached at pc 0x%08x\n",
+                prog, s.limit, s.pc);
+        return EXIT_LIMIT;
+    default: {
+        char buf[80];
+        fprintf(stderr, "%s: trap at pc 0x%08x (insn 0x%08x: %s) after %" PRIu64
+                " instructions: %s\n", prog, s.trap_pc, s.trap_insn,
+                iss_disas(s.trap_insn, s.trap_pc, buf, sizeof buf), s.icount,
+                s.trap_reason);
+        return EXIT_TRAP;
+    }
+    }
+}
