@@ -16,6 +16,13 @@
   // Bit p of a natural number x, defined arithmetically.
   logic integer nc_bit(integer x, integer p) = (x / nc_pow2(p)) % 2;
 
+  // The same for the 8 bit positions of a byte, as a table the provers can
+  // case-split on (every entry visibly non-zero).
+  logic integer nc_pow2_8(integer p) =
+    p == 0 ? 1 : p == 1 ? 2 : p == 2 ? 4 : p == 3 ? 8 :
+    p == 4 ? 16 : p == 5 ? 32 : p == 6 ? 64 : 128;
+  logic integer nc_bit8(integer x, integer p) = (x / nc_pow2_8(p)) % 2;
+
   // Distance from a to b going forward in 32-bit sequence space:
   // (b - a) mod 2^32, for a, b in [0, 2^32).
   logic integer nc_seq_dist(integer a, integer b) =
