@@ -88,7 +88,12 @@ int main(void)
     out32("gcd remainders", r.out_hash);
 
     /* A local label table used as a tiny state machine: count runs in a
-     * bit string. */
+     * bit string. The indices go through opq32 on purpose: with a constant
+     * index clang folds `states[1]` into the label address itself and
+     * materialises it in code as `mov .Ltmp0+1` / `or .Ltmp0+1` (wrong
+     * offset, R_LANAI_21 on an RI instruction) - a clang 14 LANai defect in
+     * lowering blockaddress constants. Loading from the table is the form
+     * this suite checks. */
     static const void *const states[] = { &&zero, &&one };
     uint32_t bits = opq32(0xf00f3c5au), runs = 0, len1 = 0;
     int i = 0;
@@ -97,12 +102,12 @@ zero:
     runs++;
     while (i < 32 && !((bits << i) >> 31)) i++;
     if (i == 32) goto done;
-    goto *states[1];
+    goto *states[opq32(1)];
 one:
     runs++;
     while (i < 32 && ((bits << i) >> 31)) { i++; len1++; }
     if (i == 32) goto done;
-    goto *states[0];
+    goto *states[opq32(0)];
 done:
     outd("runs", (int32_t)runs);
     outd("ones", (int32_t)len1);

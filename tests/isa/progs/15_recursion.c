@@ -21,7 +21,7 @@ NI uint32_t depth_sum(uint32_t n)
 NI uint32_t framed(int n, uint32_t seed)
 {
     uint32_t local[64];
-    for (int i = 0; i < 64; i++) local[i] = seed ^ (uint32_t)(i * n);
+    for (int i = 0; i < 64; i++) local[i] = seed ^ ((uint32_t)i << 16 | (uint32_t)n);   /* no multiply: __mulsi3 at -O0 */
     if (n == 0) return local[63];
     uint32_t below = framed(n - 1, seed * 1103515245u + 12345u);
     /* The callee must not have disturbed this frame's array. */

@@ -1,7 +1,11 @@
 /* 16_bigframe: frames too large for 16-bit displacements, alloca and VLAs.
- * A 48 KB and an 80 KB local array put locals beyond the RM/SPLS displacement
- * range, so LLVM materialises offsets in registers and uses RR/RRM addressing
- * (lanai-isa.md §9.4). alloca and VLAs move sp dynamically below the fixed
+ * A 48 KB and a 60 KB local array put locals beyond the signed 16-bit RM
+ * displacement range, so LLVM materialises offsets in registers and uses
+ * RR/RRM addressing (lanai-isa.md §9.4). Frames must stay below 64 KB:
+ * clang 14's LANai prologue emits `sub %sp, <framesize>, %sp` as an RI
+ * instruction and silently truncates the size to 16 bits, so an 80 KB frame
+ * (0x14018) allocated only 0x4018 bytes and the callee's pushes landed
+ * inside the array. alloca and VLAs move sp dynamically below the fixed
  * frame, with outgoing arguments kept below them. */
 #include "tests/isa/progs/prog.h"
 
@@ -27,19 +31,19 @@ NI uint32_t big48(uint32_t seed)
     return consume(a, 8, 1) ^ consume(a + 12280, 8, 2) ^ a[6000] ^ before ^ after;
 }
 
-/* 80 KB frame with stack arguments in the call below it. */
+/* 60 KB frame (under the 64 KB limit above) with stack arguments in the call below it. */
 NI uint32_t many(uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e, uint32_t f)
 {
     return a + b * 3u + c * 5u + d * 7u + e * 11u + f * 13u;
 }
-NI uint32_t big80(uint32_t seed)
+NI uint32_t big60(uint32_t seed)
 {
-    unsigned char b[81920];
+    unsigned char b[61440];
     memset(b, (int)(seed & 0xff), sizeof b);
-    for (int i = 0; i < 81920; i += 997) b[i] = (unsigned char)i;
+    for (int i = 0; i < 61440; i += 997) b[i] = (unsigned char)i;
     uint32_t s = 0;
-    for (int i = 0; i < 81920; i += 64) s += b[i];
-    return many(s, b[1], b[81919], b[40000], b[997 * 41], seed);
+    for (int i = 0; i < 61440; i += 64) s += b[i];
+    return many(s, b[1], b[61439], b[40000], b[997 * 41], seed);
 }
 
 /* alloca in a loop: every block stays live until the function returns. */
@@ -91,7 +95,7 @@ NI int32_t vla2d(int rows, int cols)
 int main(void)
 {
     out32("big48", big48(opq32(0x1234u)));
-    out32("big80", big80(opq32(0x5au)));
+    out32("big60", big60(opq32(0x5au)));
     out32("alloca", use_alloca((int)opq32(8)));
     out32("vla", use_vla((int)opq32(40)));
     outd("vla2d", vla2d((int)opq32(13), (int)opq32(17)));

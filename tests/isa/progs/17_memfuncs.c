@@ -12,7 +12,7 @@ static unsigned char src[128], dst[128];
 
 static uint32_t hash_buf(const unsigned char *p, int n, uint32_t h)
 {
-    for (int i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    for (int i = 0; i < n; i++) h = (h * 33u) ^ p[i];     /* x33 is shift+add; an FNV multiply became __mulsi3 at -O2 */
     return h;
 }
 

@@ -5,7 +5,7 @@
  * recursion with pointer arguments. */
 #include "tests/isa/progs/prog.h"
 
-#define N 300
+#define N 200
 
 static uint32_t rng = 0x2545f491u;
 static uint32_t next(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
