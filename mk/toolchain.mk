@@ -53,3 +53,11 @@ $(RT_LIB)/liblanai-rt.a: $(RT_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(LLVM_AR) rcsD $@ $^
+
+# ---- tests ----------------------------------------------------------------
+ALL_TARGETS += $(BUILD)/tests/isa/vectors
+CHECK_SUITES += tests/isa/vectors-suite tests/isa/suite tests/ld/suite
+
+$(BUILD)/tests/isa/vectors: tests/isa/vectors.c $(ISS_CORE) ref/iss/iss.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra -Iref/iss $< $(ISS_CORE) -lcmocka -o $@

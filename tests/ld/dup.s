@@ -1,0 +1,4 @@
+    .text
+    .globl helper
+helper:
+    nop

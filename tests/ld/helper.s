@@ -1,0 +1,6 @@
+    .text
+    .globl helper
+helper:
+    ld      -4[%fp], %pc
+    nop
+    nop

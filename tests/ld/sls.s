@@ -1,0 +1,5 @@
+    .text
+    .globl _start
+_start:
+    ld      [small_data], %r3
+    nop

@@ -1,0 +1,6 @@
+    .text
+    .globl _start
+_start:
+    nop
+    bt      missing_function
+    nop
