@@ -61,3 +61,18 @@ CHECK_SUITES += tests/isa/vectors-suite tests/isa/suite tests/ld/suite
 $(BUILD)/tests/isa/vectors: tests/isa/vectors.c $(ISS_CORE) ref/iss/iss.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra -Iref/iss $< $(ISS_CORE) -lcmocka -o $@
+
+# libFuzzer targets for the parsers (lanai-ld inputs; ELF/image loader).
+FUZZ_CC := $(LLVM_BIN)/clang -g -O1 -fsanitize=fuzzer,address,undefined \
+           -fno-sanitize-recover=undefined
+LD_LIB_SRCS := $(filter-out $(TC)/lanai-ld/main.c,$(LD_SRCS))
+ALL_TARGETS += $(BUILD)/fuzz/fuzz_lanai_ld $(BUILD)/fuzz/fuzz_loadable
+CHECK_SUITES += tests/fuzz/suite
+
+$(BUILD)/fuzz/fuzz_lanai_ld: tests/fuzz/fuzz_lanai_ld.c $(LD_SRCS) $(TC)/lanai-ld/ld.h $(TC)/lib/crc32.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(HOST_INC) -I$(TC)/lanai-ld $< $(LD_LIB_SRCS) $(TC)/lib/crc32.c -o $@
+
+$(BUILD)/fuzz/fuzz_loadable: tests/fuzz/fuzz_loadable.c $(TCLIB_SRCS) $(TC)/lib/loadable.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(HOST_INC) $< $(TCLIB_SRCS) -o $@
