@@ -89,6 +89,16 @@ static void apply(struct ld *ld, struct isec *s, uint32_t r_off, uint32_t type,
     switch (type) {
     case R_LANAI_21:
     case R_LANAI_21_F:
+        /* Only SLS and SLI have a 21-bit field. clang 14 also emits
+         * R_LANAI_21 on RI add/or when it folds goto *table[constant] into
+         * a label address; patching that would corrupt the instruction. */
+        if ((w >> 28) != 0xF || ((w >> 16) & 3) == 3) {
+            RELOC_ERR("instruction 0x%08x is not SLS or SLI (clang 14 emits this for "
+                      "'goto *table[constant]'; make the index non-constant, see "
+                      "docs/lanai-cc.md)", o->name, s->name, r_off, type_name(type),
+                      isym_describe(o, symi), w);
+            return;
+        }
         /* SLI (insn[17:16] = 10) zero-extends its 21 bits; SLS sign-extends
          * them (docs/lanai-iss.md), so an SLS address must lie in the low
          * 1 MiB or the top 1 MiB of the address space. */
