@@ -56,7 +56,7 @@ $(RT_LIB)/liblanai-rt.a: $(RT_OBJS)
 
 # ---- tests ----------------------------------------------------------------
 ALL_TARGETS += $(BUILD)/tests/isa/vectors
-CHECK_SUITES += tests/isa/vectors-suite tests/isa/suite tests/ld/suite
+CHECK_SUITES += tests/isa/vectors-suite tests/isa/suite tests/isa/mutants tests/ld/suite
 
 $(BUILD)/tests/isa/vectors: tests/isa/vectors.c $(ISS_CORE) ref/iss/iss.h
 	@mkdir -p $(@D)
