@@ -76,3 +76,13 @@ $(BUILD)/fuzz/fuzz_lanai_ld: tests/fuzz/fuzz_lanai_ld.c $(LD_SRCS) $(TC)/lanai-l
 $(BUILD)/fuzz/fuzz_loadable: tests/fuzz/fuzz_loadable.c $(TCLIB_SRCS) $(TC)/lib/loadable.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(HOST_INC) $< $(TCLIB_SRCS) -o $@
+
+# Host-compiled unit tests of the runtime's libcalls (cmocka).
+ALL_TARGETS += $(BUILD)/tests/unit/test_runtime
+CHECK_SUITES += tests/unit/suite
+
+$(BUILD)/tests/unit/test_runtime: tests/unit/test_runtime.c tests/unit/rt_rename.h \
+		$(TC)/runtime/div.c $(TC)/runtime/mul.c $(TC)/runtime/shift.c $(TC)/runtime/string.c
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra -fno-builtin -fno-strict-aliasing \
+	    -include tests/unit/rt_rename.h $(filter %.c,$^) -lcmocka -o $@
