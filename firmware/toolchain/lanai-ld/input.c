@@ -89,6 +89,9 @@ static struct obj *parse_object(struct ld *ld, const char *name,
         if (!is_pow2(s->align))
             ld_fatal(ld, "%s: section %u: sh_addralign %u is not a power of two",
                      name, i, s->align);
+        if (s->align > LD_MAX_ALIGN)
+            ld_fatal(ld, "%s: section %u: sh_addralign 0x%x exceeds the supported "
+                     "maximum 0x%x", name, i, s->align, LD_MAX_ALIGN);
         if (s->type != SHT_NOBITS && s->type != SHT_NULL) {
             if (off > len || s->size > len - off)
                 ld_fatal(ld, "%s: section %u: sh_offset 0x%x + sh_size 0x%x runs past "
@@ -152,9 +155,10 @@ static struct obj *parse_object(struct ld *ld, const char *name,
                          y->bind);
             if (y->type == STT_SECTION && y->shndx == SHN_UNDEF)
                 ld_fatal(ld, "%s: section symbol %u has no section", name, i);
-            if (y->shndx == SHN_COMMON && !is_pow2(y->value ? y->value : 1))
-                ld_fatal(ld, "%s: common symbol '%s': alignment %u is not a power of two",
-                         name, y->name, y->value);
+            if (y->shndx == SHN_COMMON && (!is_pow2(y->value ? y->value : 1) ||
+                                           y->value > LD_MAX_ALIGN))
+                ld_fatal(ld, "%s: common symbol '%s': alignment %u is not a power of two "
+                         "up to 0x%x", name, y->name, y->value, LD_MAX_ALIGN);
         }
     }
 

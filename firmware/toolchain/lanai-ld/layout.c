@@ -142,6 +142,9 @@ static void merge_strings(struct ld *ld, struct osec *o)
                 m->p = st;
                 m->len = len;
                 m->hash = h;
+                if ((uint64_t)size + o->merged_align + len > 0x7FFFFFFFu)
+                    ld_fatal(ld, "%s: section %s: merged strings exceed 2 GiB",
+                             s->obj->name, s->name);
                 size = align_up(size, o->merged_align);
                 m->out_off = size;
                 size += len;

@@ -66,6 +66,7 @@
 #define R_LANAI_LO16 6
 
 #define LD_PAGE 4096u
+#define LD_MAX_ALIGN 0x100000u /* 1 MiB: larger alignments are refused */
 #define LD_MAX_REGIONS 8
 #define LD_MAX_DEFSYMS 32
 #define LD_MAX_SECTION_STARTS 16
