@@ -1,0 +1,4 @@
+int counter;
+int table[8];
+void bump(void);
+void bump(void) { counter++; table[7] = 0; }
