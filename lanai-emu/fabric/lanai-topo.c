@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lanai-topo: make, check and print Myrinet topologies and their routes.
+ *
+ *   lanai-topo crossbar N
+ *   lanai-topo fattree N [--ports 8|16|32]
+ *   lanai-topo random N --switches S [--ports P] [--links L] [--seed X]
+ *   lanai-topo file PATH
+ * options: -o FILE (write the topology there instead of stdout),
+ *          --routes (print every route: "src dst: bytes"), --quiet
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topology.h"
+
+static void usage(FILE *f)
+{
+    fputs("usage: lanai-topo crossbar N | fattree N [--ports P] |\n"
+          "       random N --switches S [--ports P] [--links L] [--seed X] |\n"
+          "       file PATH\n"
+          "       [-o FILE] [--routes] [--quiet]\n"
+          "Writes the topology in the text format of docs/topology.md (stdout or -o),\n"
+          "after checking it and computing up*-down* routes; --routes prints the\n"
+          "route bytes (0x80|port per switch) for every pair of nodes.\n", f);
+}
+
+static int num(const char *opt, const char *s, unsigned long long max,
+               unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtoull(s, &end, 0);
+    if (end == s || *end || errno || *out > max) {
+        fprintf(stderr, "lanai-topo: %s: '%s' is not a valid number (max %llu)\n", opt, s, max);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned long long n = 0, ports = 8, switches = 0, links = 0, seed = 1;
+    const char *kind, *out = NULL, *path = NULL;
+    bool routes = false, quiet = false, links_given = false;
+    char err[300];
+    struct topo *t;
+    int rc;
+
+    if (argc < 3) {
+        usage(argc > 1 && !strcmp(argv[1], "--help") ? stdout : stderr);
+        return argc > 1 && !strcmp(argv[1], "--help") ? 0 : 2;
+    }
+    kind = argv[1];
+    if (!strcmp(kind, "file"))
+        path = argv[2];
+    else if (num(kind, argv[2], TOPO_MAX_NODES, &n))
+        return 2;
+    for (int i = 3; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--routes")) { routes = true; continue; }
+        if (!strcmp(a, "--quiet")) { quiet = true; continue; }
+        if (!v) {
+            fprintf(stderr, "lanai-topo: unknown option or missing value: %s\n", a);
+            return 2;
+        }
+        i++;
+        if (!strcmp(a, "-o")) out = v;
+        else if (!strcmp(a, "--ports")) { if (num(a, v, 32, &ports)) return 2; }
+        else if (!strcmp(a, "--switches")) { if (num(a, v, TOPO_MAX_SWITCHES, &switches)) return 2; }
+        else if (!strcmp(a, "--links")) { if (num(a, v, 31, &links)) return 2; links_given = true; }
+        else if (!strcmp(a, "--seed")) { if (num(a, v, UINT64_MAX, &seed)) return 2; }
+        else {
+            fprintf(stderr, "lanai-topo: unknown option %s\n", a);
+            return 2;
+        }
+    }
+    t = topo_new();
+    if (!t) {
+        fprintf(stderr, "lanai-topo: out of memory\n");
+        return 1;
+    }
+    if (!strcmp(kind, "crossbar")) {
+        rc = topo_gen_crossbar(t, (unsigned)n, err, sizeof err);
+    } else if (!strcmp(kind, "fattree")) {
+        rc = topo_gen_fattree(t, (unsigned)n, (unsigned)ports, err, sizeof err);
+    } else if (!strcmp(kind, "random")) {
+        if (!links_given)
+            links = ports / 2;
+        fprintf(stderr, "lanai-topo: random network, seed %llu\n", seed);
+        rc = topo_gen_random(t, (unsigned)n, (unsigned)switches, (unsigned)ports,
+                             (unsigned)links, seed, err, sizeof err);
+    } else if (!strcmp(kind, "file")) {
+        rc = topo_load(t, path, err, sizeof err);
+    } else {
+        fprintf(stderr, "lanai-topo: unknown kind '%s'\n", kind);
+        usage(stderr);
+        topo_free(t);
+        return 2;
+    }
+    if (rc) {
+        fprintf(stderr, "lanai-topo: %s\n", err);
+        topo_free(t);
+        return 1;
+    }
+    if (!quiet) {
+        FILE *f = out ? fopen(out, "w") : stdout;
+        if (!f) {
+            fprintf(stderr, "lanai-topo: %s: %s\n", out, strerror(errno));
+            topo_free(t);
+            return 1;
+        }
+        topo_write(t, f);
+        if (out)
+            fclose(f);
+    }
+    if (routes) {
+        uint8_t r[TOPO_MAX_HOPS];
+        for (unsigned s = 0; s < t->nnodes; s++)
+            for (unsigned d = 0; d < t->nnodes; d++) {
+                int h = topo_route(t, s, d, r);
+                printf("%u %u:", s, d);
+                for (int k = 0; k < h; k++)
+                    printf(" %02x", 0x80 | r[k]);
+                printf("\n");
+            }
+    }
+    topo_free(t);
+    return 0;
+}

@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Topology construction, generators and up*-down* routing. */
+#include "topology.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_PORT 0xFF
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (err && errlen) {
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+struct topo *topo_new(void)
+{
+    return calloc(1, sizeof(struct topo));
+}
+
+void topo_free(struct topo *t)
+{
+    if (!t)
+        return;
+    free(t->routes.next);
+    free(t->routes.level);
+    free(t);
+}
+
+int topo_add_switch(struct topo *t, const char *name, unsigned nports,
+                    char *err, size_t errlen)
+{
+    struct topo_switch *s;
+
+    if (t->nswitches >= TOPO_MAX_SWITCHES)
+        return fail(err, errlen, "more than %d switches", TOPO_MAX_SWITCHES);
+    if (nports != 8 && nports != 16 && nports != 32)
+        return fail(err, errlen, "switch %s: %u ports (8, 16 or 32 expected)", name, nports);
+    if (!name[0] || strlen(name) >= TOPO_NAME_LEN)
+        return fail(err, errlen, "switch name '%s' is empty or longer than %d characters",
+                    name, TOPO_NAME_LEN - 1);
+    for (unsigned i = 0; i < t->nswitches; i++)
+        if (!strcmp(t->sw[i].name, name))
+            return fail(err, errlen, "switch %s is defined twice", name);
+    s = &t->sw[t->nswitches++];
+    memset(s, 0, sizeof *s);
+    strcpy(s->name, name);
+    s->nports = (uint8_t)nports;
+    return 0;
+}
+
+static int check_port(const struct topo *t, unsigned sw, unsigned port,
+                      char *err, size_t errlen)
+{
+    if (sw >= t->nswitches)
+        return fail(err, errlen, "switch index %u does not exist", sw);
+    if (port >= t->sw[sw].nports)
+        return fail(err, errlen, "switch %s has no port %u (it has %u)", t->sw[sw].name,
+                    port, t->sw[sw].nports);
+    if (t->sw[sw].port[port].kind != TOPO_FREE)
+        return fail(err, errlen, "switch %s port %u is already connected", t->sw[sw].name,
+                    port);
+    return 0;
+}
+
+int topo_link(struct topo *t, unsigned sa, unsigned pa, unsigned sb, unsigned pb,
+              char *err, size_t errlen)
+{
+    if (check_port(t, sa, pa, err, errlen) || check_port(t, sb, pb, err, errlen))
+        return -1;
+    if (sa == sb)
+        return fail(err, errlen, "switch %s: a link from the switch to itself",
+                    t->sw[sa].name);
+    t->sw[sa].port[pa] = (struct topo_peer){ TOPO_SWITCH, (uint8_t)pb, (uint16_t)sb };
+    t->sw[sb].port[pb] = (struct topo_peer){ TOPO_SWITCH, (uint8_t)pa, (uint16_t)sa };
+    return 0;
+}
+
+int topo_attach_node(struct topo *t, unsigned node, unsigned sw, unsigned port,
+                     char *err, size_t errlen)
+{
+    if (node >= TOPO_MAX_NODES)
+        return fail(err, errlen, "node %u: at most %d nodes", node, TOPO_MAX_NODES);
+    if (node < t->nnodes && t->node[node].sw != 0xFFFF)
+        return fail(err, errlen, "node %u is attached twice", node);
+    if (check_port(t, sw, port, err, errlen))
+        return -1;
+    for (unsigned i = t->nnodes; i < node; i++)
+        t->node[i].sw = 0xFFFF; /* not attached yet */
+    if (node >= t->nnodes)
+        t->nnodes = node + 1;
+    t->node[node] = (struct topo_attach){ (uint16_t)sw, (uint8_t)port };
+    t->sw[sw].port[port] = (struct topo_peer){ TOPO_NODE, 0, (uint16_t)node };
+    return 0;
+}
+
+static unsigned ports_for(unsigned n)
+{
+    return n <= 8 ? 8 : n <= 16 ? 16 : 32;
+}
+
+int topo_gen_crossbar(struct topo *t, unsigned nnodes, char *err, size_t errlen)
+{
+    if (nnodes < 1 || nnodes > TOPO_MAX_PORTS)
+        return fail(err, errlen, "crossbar: %u nodes (1..%d fit on one switch; use a fat "
+                    "tree or a random network)", nnodes, TOPO_MAX_PORTS);
+    if (topo_add_switch(t, "X0", ports_for(nnodes), err, errlen))
+        return -1;
+    for (unsigned i = 0; i < nnodes; i++)
+        if (topo_attach_node(t, i, 0, i, err, errlen))
+            return -1;
+    return topo_finish(t, err, errlen);
+}
+
+int topo_gen_fattree(struct topo *t, unsigned nnodes, unsigned ports,
+                     char *err, size_t errlen)
+{
+    unsigned k = ports / 2, levels = 1, per_level = 1, cap = k;
+    char name[TOPO_NAME_LEN];
+
+    if (ports != 8 && ports != 16 && ports != 32)
+        return fail(err, errlen, "fat tree: %u ports (8, 16 or 32 expected)", ports);
+    if (nnodes < 1 || nnodes > TOPO_MAX_NODES)
+        return fail(err, errlen, "fat tree: %u nodes (1..%d)", nnodes, TOPO_MAX_NODES);
+    while (cap < nnodes) {
+        cap *= k;
+        per_level *= k;
+        levels++;
+    }
+    if ((uint64_t)levels * per_level > TOPO_MAX_SWITCHES)
+        return fail(err, errlen, "fat tree: %u levels of %u switches exceed %d switches",
+                    levels, per_level, TOPO_MAX_SWITCHES);
+    /* Switch <w, l> is index l * per_level + w, w read as n-1 base-k digits.
+     * Up port k + j of <w, l> goes to <w with digit l set to j, l + 1>,
+     * arriving on that switch's down port (digit l of w). */
+    for (unsigned l = 0; l < levels; l++)
+        for (unsigned w = 0; w < per_level; w++) {
+            snprintf(name, sizeof name, "L%uS%u", l, w);
+            if (topo_add_switch(t, name, ports, err, errlen))
+                return -1;
+        }
+    for (unsigned l = 0; l + 1 < levels; l++) {
+        unsigned scale = 1;
+        for (unsigned i = 0; i < l; i++)
+            scale *= k;
+        for (unsigned w = 0; w < per_level; w++) {
+            unsigned digit = (w / scale) % k;
+            for (unsigned j = 0; j < k; j++) {
+                unsigned w2 = w - digit * scale + j * scale;
+                if (topo_link(t, l * per_level + w, k + j, (l + 1) * per_level + w2, digit,
+                              err, errlen))
+                    return -1;
+            }
+        }
+    }
+    for (unsigned i = 0; i < nnodes; i++)
+        if (topo_attach_node(t, i, i / k, i % k, err, errlen))
+            return -1;
+    return topo_finish(t, err, errlen);
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static unsigned pick(uint64_t *s, unsigned n)
+{
+    return (unsigned)(splitmix(s) % n);
+}
+
+static int free_port(const struct topo *t, unsigned sw)
+{
+    for (unsigned p = 0; p < t->sw[sw].nports; p++)
+        if (t->sw[sw].port[p].kind == TOPO_FREE)
+            return (int)p;
+    return -1;
+}
+
+static bool linked(const struct topo *t, unsigned a, unsigned b)
+{
+    for (unsigned p = 0; p < t->sw[a].nports; p++)
+        if (t->sw[a].port[p].kind == TOPO_SWITCH && t->sw[a].port[p].id == b)
+            return true;
+    return false;
+}
+
+int topo_gen_random(struct topo *t, unsigned nnodes, unsigned nswitches,
+                    unsigned ports, unsigned links_per_switch, uint64_t seed,
+                    char *err, size_t errlen)
+{
+    uint64_t s = seed;
+    unsigned *nlinks, nfree = 0, *freelist;
+    char name[TOPO_NAME_LEN];
+
+    if (nswitches < 1 || nswitches > TOPO_MAX_SWITCHES)
+        return fail(err, errlen, "random: %u switches (1..%d)", nswitches, TOPO_MAX_SWITCHES);
+    if (links_per_switch < (nswitches > 1 ? 2u : 0u) || links_per_switch >= ports)
+        return fail(err, errlen, "random: %u inter-switch links per switch (2..%u)",
+                    links_per_switch, ports - 1);
+    if (nnodes < 1 || nnodes > TOPO_MAX_NODES ||
+        nnodes > nswitches * (ports - links_per_switch))
+        return fail(err, errlen, "random: %u nodes do not fit on %u switches with %u free "
+                    "ports each", nnodes, nswitches, ports - links_per_switch);
+    for (unsigned i = 0; i < nswitches; i++) {
+        snprintf(name, sizeof name, "S%u", i);
+        if (topo_add_switch(t, name, ports, err, errlen))
+            return -1;
+    }
+    nlinks = calloc(nswitches, sizeof *nlinks);
+    freelist = calloc((size_t)nswitches * ports, sizeof *freelist);
+    if (!nlinks || !freelist) {
+        free(nlinks);
+        free(freelist);
+        return fail(err, errlen, "out of memory");
+    }
+    /* A random spanning tree keeps the network connected: switch i joins a
+     * random earlier switch that still has a link slot (switch i-1 always
+     * has one, since it has only its own tree link so far). */
+    for (unsigned i = 1; i < nswitches; i++) {
+        unsigned j;
+        do
+            j = pick(&s, i);
+        while (nlinks[j] >= links_per_switch);
+        topo_link(t, i, (unsigned)free_port(t, i), j, (unsigned)free_port(t, j), NULL, 0);
+        nlinks[i]++;
+        nlinks[j]++;
+    }
+    /* Extra links between random pairs with free slots (bounded tries). */
+    for (unsigned tries = 0; tries < 64u * nswitches && nswitches > 2; tries++) {
+        unsigned a = pick(&s, nswitches), b = pick(&s, nswitches);
+        if (a == b || nlinks[a] >= links_per_switch || nlinks[b] >= links_per_switch ||
+            linked(t, a, b))
+            continue;
+        topo_link(t, a, (unsigned)free_port(t, a), b, (unsigned)free_port(t, b), NULL, 0);
+        nlinks[a]++;
+        nlinks[b]++;
+    }
+    /* NICs on a random selection of the free ports. */
+    for (unsigned i = 0; i < nswitches; i++)
+        for (unsigned p = 0; p < ports; p++)
+            if (t->sw[i].port[p].kind == TOPO_FREE && p < ports)
+                freelist[nfree++] = i * ports + p;
+    for (unsigned i = nfree; i > 1; i--) {
+        unsigned j = pick(&s, i), tmp = freelist[i - 1];
+        freelist[i - 1] = freelist[j];
+        freelist[j] = tmp;
+    }
+    for (unsigned n = 0; n < nnodes; n++)
+        topo_attach_node(t, n, freelist[n] / ports, freelist[n] % ports, NULL, 0);
+    free(nlinks);
+    free(freelist);
+    return topo_finish(t, err, errlen);
+}
+
+/*
+ * up*-down* routing. Switch levels come from a BFS from switch 0. A link
+ * u->v goes "up" when v is nearer the root (lower level, or the same level
+ * and a lower index). A legal route takes zero or more up links and then
+ * only down links, which rules out cyclic channel dependencies.
+ */
+static bool is_up(const struct topo_routes *r, unsigned u, unsigned v)
+{
+    return r->level[v] < r->level[u] || (r->level[v] == r->level[u] && v < u);
+}
+
+static int compute_routes(struct topo *t, char *err, size_t errlen)
+{
+    struct topo_routes *r = &t->routes;
+    unsigned S = t->nswitches;
+    uint32_t *queue = malloc(sizeof *queue * 2 * S);
+    uint8_t *seen = malloc(2 * S);
+
+    free(r->next);
+    free(r->level);
+    r->nswitches = S;
+    r->next = malloc((size_t)2 * S * S);
+    r->level = malloc(S);
+    if (!queue || !seen || !r->next || !r->level) {
+        free(queue);
+        free(seen);
+        return fail(err, errlen, "out of memory computing routes for %u switches", S);
+    }
+    memset(r->next, NO_PORT, (size_t)2 * S * S);
+    memset(r->level, 0xFF, S);
+
+    /* levels: BFS over switch links from switch 0 */
+    {
+        unsigned head = 0, tail = 0;
+        r->level[0] = 0;
+        queue[tail++] = 0;
+        while (head < tail) {
+            unsigned u = queue[head++];
+            for (unsigned p = 0; p < t->sw[u].nports; p++) {
+                const struct topo_peer *q = &t->sw[u].port[p];
+                if (q->kind == TOPO_SWITCH && r->level[q->id] == 0xFF) {
+                    r->level[q->id] = (uint8_t)(r->level[u] + 1 > 254 ? 254 : r->level[u] + 1);
+                    queue[tail++] = q->id;
+                }
+            }
+        }
+        for (unsigned i = 0; i < S; i++)
+            if (r->level[i] == 0xFF) {
+                free(queue);
+                free(seen);
+                return fail(err, errlen, "switch %s is not connected to switch %s",
+                            t->sw[i].name, t->sw[0].name);
+            }
+    }
+
+    /* For each destination d, a reverse BFS over states (switch, phase). */
+    for (unsigned d = 0; d < S; d++) {
+        unsigned head = 0, tail = 0;
+        memset(seen, 0, 2 * S);
+        seen[2 * d] = seen[2 * d + 1] = 1;
+        queue[tail++] = 2 * d;
+        queue[tail++] = 2 * d + 1;
+        while (head < tail) {
+            unsigned st = queue[head++], v = st / 2, ph_v = st % 2;
+            for (unsigned pv = 0; pv < t->sw[v].nports; pv++) {
+                const struct topo_peer *q = &t->sw[v].port[pv];
+                unsigned u, pu;
+                if (q->kind != TOPO_SWITCH)
+                    continue;
+                u = q->id;
+                pu = q->port; /* u leaves through pu to reach v */
+                for (unsigned ph_u = 0; ph_u < 2; ph_u++) {
+                    bool up = is_up(r, u, v);
+                    unsigned su = 2 * u + ph_u;
+                    /* up links keep phase 0; down links lead to phase 1 */
+                    if (up ? (ph_u != 0 || ph_v != 0) : ph_v != 1)
+                        continue;
+                    if (seen[su])
+                        continue;
+                    seen[su] = 1;
+                    r->next[(size_t)su * S + d] = (uint8_t)pu;
+                    queue[tail++] = su;
+                }
+            }
+        }
+    }
+    free(queue);
+    free(seen);
+    return 0;
+}
+
+int topo_finish(struct topo *t, char *err, size_t errlen)
+{
+    if (t->nswitches == 0)
+        return fail(err, errlen, "no switches");
+    if (t->nnodes == 0)
+        return fail(err, errlen, "no nodes");
+    for (unsigned i = 0; i < t->nnodes; i++)
+        if (t->node[i].sw == 0xFFFF)
+            return fail(err, errlen, "node %u is not attached (node ids must be 0..%u)", i,
+                        t->nnodes - 1);
+    if (compute_routes(t, err, errlen))
+        return -1;
+    /* Every pair must have a route; the BFS guarantees it when the switch
+     * graph is connected, but check the invariant anyway. */
+    for (unsigned s = 0; s < t->nswitches; s++)
+        for (unsigned d = 0; d < t->nswitches; d++)
+            if (s != d && t->routes.next[(size_t)(2 * s) * t->nswitches + d] == NO_PORT)
+                return fail(err, errlen, "no up*-down* route from switch %s to %s",
+                            t->sw[s].name, t->sw[d].name);
+    return 0;
+}
+
+int topo_route(const struct topo *t, unsigned src, unsigned dst, uint8_t *ports)
+{
+    const struct topo_routes *r = &t->routes;
+    unsigned s, ph = 0, n = 0, target;
+
+    if (src >= t->nnodes || dst >= t->nnodes || !r->next)
+        return -1;
+    s = t->node[src].sw;
+    target = t->node[dst].sw;
+    while (s != target) {
+        unsigned p = r->next[(size_t)(2 * s + ph) * r->nswitches + target];
+        const struct topo_peer *q;
+        if (p == NO_PORT || n >= TOPO_MAX_HOPS - 1)
+            return -1;
+        ports[n++] = (uint8_t)p;
+        q = &t->sw[s].port[p];
+        if (!is_up(r, s, q->id))
+            ph = 1;
+        s = q->id;
+    }
+    ports[n++] = t->node[dst].port;
+    return (int)n;
+}
+
+uint8_t crc8(uint8_t crc, const void *data, size_t len)
+{
+    const uint8_t *p = data;
+
+    while (len--) {
+        crc ^= *p++;
+        for (int i = 0; i < 8; i++)
+            crc = (uint8_t)((crc & 0x80) ? (crc << 1) ^ 0x07 : crc << 1);
+    }
+    return crc;
+}
