@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The Myrinet fabric as a timing model: packets from NIC send engines cross
+ * links and crossbar switches by source route, cut-through (wormhole), with
+ * contention, CRC-8 per hop, link state and fault injection. Plain C with no
+ * QEMU dependency: the emulator's synchronisation layer calls it in virtual
+ * time order; tests drive it directly. docs/fabric.md explains the model.
+ *
+ * Time is in picoseconds (uint64_t): a Myrinet-2000 byte takes 4 ns, a
+ * 1.28 Gb/s byte 6.25 ns, so nanoseconds would round.
+ *
+ * Timing of one packet of L bytes (route bytes included) over hops
+ * 0..n (hop 0 is the sender's NIC link, hop n the link into the receiver):
+ *   s_0 = max(t_send, free(c_0))
+ *   s_i = max(s_{i-1} + cable + byte + switch, free(c_i))   (head at switch i-1
+ *         has received its route byte and fallen through; c_i must be free)
+ *   the head reaches the receiver at  head = s_n + cable
+ *   the tail reaches the receiver at  tail = head + (L - n + 1) * byte
+ *         (n route bytes were consumed on the way, one CRC byte is added)
+ *   channel c_i stays busy until the tail has passed it:
+ *         free(c_i) = s_n - (n - i) * (cable + byte + switch) + (L - i + 1) * byte
+ * A blocked head therefore keeps every channel behind it busy (it blocks its
+ * input, as on Myrinet). Calls must come in non-decreasing send time; equal
+ * times are the caller's to order (by node id), which makes arbitration
+ * deterministic.
+ */
+#ifndef NICOLL_FABRIC_H
+#define NICOLL_FABRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "topology.h"
+
+#define FABRIC_MAX_PACKET 16384   /* bytes on the wire, route included */
+#define FABRIC_MAX_RULES  64
+
+struct fabric_timing {
+    uint64_t byte_ps;     /* serialisation time of one byte on a link */
+    uint64_t cable_ps;    /* propagation delay of one cable */
+    uint64_t switch_ps;   /* fall-through latency of a switch, per hop */
+};
+
+/* What a fault rule does to a matching packet (or link). */
+enum fabric_fault_kind {
+    FAULT_DROP = 1,   /* the packet disappears at the first switch */
+    FAULT_CORRUPT,    /* one payload byte flips: the receiver's CRC-8 fails */
+    FAULT_DELAY,      /* delivery is late by 'delay_ps' */
+    FAULT_LINK_DOWN,  /* a link is down in [from, until): the NIC link of
+                       * 'node', or the switch port link_sw.link_port */
+};
+
+/*
+ * A fault rule. A packet matches when every given criterion matches:
+ * sender or receiver node (dir), packet type (the 16-bit type after the
+ * route), the n-th matching packet only, a time window; or, instead of nth,
+ * a probability drawn from the fabric's seeded generator.
+ */
+struct fabric_fault_rule {
+    enum fabric_fault_kind kind;
+    int node;             /* -1: any */
+    int dir;              /* 0: node is the sender, 1: the receiver, 2: either */
+    int type;             /* -1: any; else the 16-bit packet type */
+    uint64_t nth;         /* 0: every match; k: only the k-th match */
+    uint64_t from_ps, until_ps;   /* time window (until 0 = forever) */
+    double prob;          /* 0: not probabilistic; else chance per match */
+    uint64_t delay_ps;    /* FAULT_DELAY */
+    int link_sw, link_port;       /* FAULT_LINK_DOWN on a switch port (-1: none) */
+    uint64_t matches;     /* running count (for nth) */
+};
+
+/* The result of sending one packet. */
+struct fabric_delivery {
+    bool delivered;       /* false: dropped (see 'why') */
+    unsigned dst;         /* receiving node */
+    uint64_t head_ps;     /* first byte (after the route) at the receiver */
+    uint64_t tail_ps;     /* last byte (CRC-8 trailer) at the receiver */
+    uint8_t crc;          /* CRC-8 trailer appended by the last switch */
+    bool crc_ok;          /* the receiver's check: crc8(data) == crc */
+    uint16_t type;        /* packet type (0 if the packet is too short) */
+    size_t len;           /* bytes the receiver gets (route stripped, no CRC) */
+    uint8_t data[FABRIC_MAX_PACKET];
+    const char *why;      /* reason when dropped */
+    unsigned hops;
+};
+
+struct fabric;
+
+/* Create a fabric over a finished topology (topo_finish). 'seed' drives the
+ * probabilistic faults. The topology must outlive the fabric. */
+struct fabric *fabric_new(const struct topo *t, const struct fabric_timing *tm,
+                          uint64_t seed);
+void fabric_free(struct fabric *f);
+
+/* Parse and add a fault rule, e.g. "drop:node=3,dir=tx,type=0x0a01,nth=2",
+ * "corrupt:prob=0.01", "delay:node=2,delay=5us", "down:node=4,from=1ms,until=2ms".
+ * Returns 0, or -1 with a message naming the bad field. */
+int fabric_add_fault(struct fabric *f, const char *spec, char *err, size_t errlen);
+
+/* Faults are logged here as they are injected (one line each); NULL: off. */
+void fabric_set_fault_log(struct fabric *f, FILE *log);
+
+/* Packet trace in pcap format (LINKTYPE_USER0, nanosecond timestamps; see
+ * docs/fabric.md for the record layout). Returns 0 or -1 (err filled). */
+int fabric_open_pcap(struct fabric *f, const char *path, char *err, size_t errlen);
+
+/*
+ * Send a packet from node src starting at time t_ps: pkt begins with the
+ * route bytes (0x80 | port each), then the 16-bit type and the payload.
+ * Fills *out. Returns 0, or -1 if the call is out of time order or src is
+ * not a node (programming errors of the caller, message in out->why).
+ */
+int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps,
+                const uint8_t *pkt, size_t len, struct fabric_delivery *out);
+
+/* When the sender's own link is free again (its send engine may start the
+ * next packet then). */
+uint64_t fabric_tx_free(const struct fabric *f, unsigned node);
+
+/* Counters for observability and tests. */
+struct fabric_counters {
+    uint64_t sent, delivered, dropped, corrupted, delayed, blocked_ps;
+};
+void fabric_get_counters(const struct fabric *f, struct fabric_counters *c);
+
+#endif
