@@ -14,6 +14,11 @@ HOSTCC   ?= gcc
 HOST_CFLAGS ?= -std=c11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 export BUILD LLVM_BIN
 
+# Paths every fragment may use (fragments are included in name order).
+TC     := firmware/toolchain
+BIN    := $(BUILD)/bin
+RT_LIB := $(BUILD)/lib/lanai
+
 ALL_TARGETS  :=
 CHECK_SUITES :=
 

@@ -4,10 +4,7 @@
 #   build/lib/lanai/crt0.o  build/lib/lanai/liblanai-rt.a
 #   build/include/lanai/*.h
 
-TC        := firmware/toolchain
 TC_B      := $(BUILD)/toolchain
-BIN       := $(BUILD)/bin
-RT_LIB    := $(BUILD)/lib/lanai
 HOST_INC  := -I$(TC)/include -I$(TC)/lib -Iref/iss
 
 LANAI_CLANG := $(LLVM_BIN)/clang --target=lanai -ffreestanding -nostdlibinc

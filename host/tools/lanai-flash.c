@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lanai-flash: load a firmware image onto a LANai 9 board through its
+ * board window (reset, zero SRAM, CLOCK, copy, shared block, verify,
+ * release, bounded handshake). docs/lanai-flash.md is the manual.
+ *
+ *   lanai-flash [options] --bar PATH image
+ *   lanai-flash --list
+ *   lanai-flash --make-fake-bar PATH [--sram SIZE]
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "fwload.h"
+#include "lanai9_regs.h"
+
+static void usage(FILE *f)
+{
+    fputs(
+"usage: lanai-flash [options] --bar PATH image.img|image.elf\n"
+"       lanai-flash --list\n"
+"       lanai-flash --make-fake-bar PATH [--sram SIZE]\n"
+"  --bar PATH        the board window: a board's sysfs resource file, e.g.\n"
+"                    /sys/bus/pci/devices/0000:03:00.0/resource0, or a fake BAR\n"
+"  --node-id N       this NIC's node id (written to the shared block; default 0)\n"
+"  --nodes N         nodes in the cluster (default 1)\n"
+"  --tries N         handshake polls (default 25)\n"
+"  --delay-us N      microseconds between polls (default 20)\n"
+"  --list            list Myricom LANai 9 boards (PCI 14c1:8043) and their BARs\n"
+"  --make-fake-bar PATH  create a 16 MB file that stands in for a board window\n"
+"                    (EEPROM: --sram SIZE, default 2M; clock value 0x50)\n"
+"Exit status: 0 loaded and running, 1 loading failed (message says why), 2 usage.\n", f);
+}
+
+static int num(const char *opt, const char *s, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtoul(s, &end, 0);
+    if (*end == 'K' || *end == 'k') { *out <<= 10; end++; }
+    else if (*end == 'M' || *end == 'm') { *out <<= 20; end++; }
+    if (end == s || *end || errno || *out > max) {
+        fprintf(stderr, "lanai-flash: %s: '%s' is not a valid number\n", opt, s);
+        return -1;
+    }
+    return 0;
+}
+
+static int list_boards(void)
+{
+    DIR *d = opendir("/sys/bus/pci/devices");
+    struct dirent *e;
+    int found = 0;
+
+    if (!d) {
+        fprintf(stderr, "lanai-flash: /sys/bus/pci/devices: %s\n", strerror(errno));
+        return 1;
+    }
+    while ((e = readdir(d))) {
+        char path[512], buf[32];
+        unsigned long vendor = 0, device = 0;
+        FILE *f;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/vendor", e->d_name);
+        if ((f = fopen(path, "r"))) {
+            if (fgets(buf, sizeof buf, f)) vendor = strtoul(buf, NULL, 0);
+            fclose(f);
+        }
+        snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/device", e->d_name);
+        if ((f = fopen(path, "r"))) {
+            if (fgets(buf, sizeof buf, f)) device = strtoul(buf, NULL, 0);
+            fclose(f);
+        }
+        if ((vendor == L9_PCI_VENDOR_MYRICOM || vendor == 0x10E8) &&
+            device == L9_PCI_DEVICE_LANAI9) {
+            printf("/sys/bus/pci/devices/%s/resource0\n", e->d_name);
+            found++;
+        }
+    }
+    closedir(d);
+    if (!found)
+        fprintf(stderr, "lanai-flash: no LANai 9 board (PCI 14c1:8043) found\n");
+    return found ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    struct nc_fw_options o = { 0, 1, 0, 0 };
+    const char *bar = NULL, *image = NULL, *fake = NULL;
+    unsigned long v, sram = 2u << 20;
+    struct nc_board b;
+    struct nc_fw_info info;
+    char err[512];
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0, got;
+    FILE *f;
+    int rc;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+        if (!strcmp(a, "--list")) return list_boards();
+        if (a[0] != '-') {
+            if (image) {
+                fprintf(stderr, "lanai-flash: more than one image given\n");
+                return 2;
+            }
+            image = a;
+            continue;
+        }
+        if (!val) {
+            fprintf(stderr, "lanai-flash: unknown option or missing value: %s\n", a);
+            usage(stderr);
+            return 2;
+        }
+        i++;
+        if (!strcmp(a, "--bar")) bar = val;
+        else if (!strcmp(a, "--make-fake-bar")) fake = val;
+        else if (!strcmp(a, "--sram")) { if (num(a, val, 1ul << 30, &sram)) return 2; }
+        else if (!strcmp(a, "--node-id")) { if (num(a, val, 0xFFFFFFFF, &v)) return 2; o.node_id = (uint32_t)v; }
+        else if (!strcmp(a, "--nodes")) { if (num(a, val, 0xFFFFFFFF, &v)) return 2; o.nnodes = (uint32_t)v; }
+        else if (!strcmp(a, "--tries")) { if (num(a, val, 1000000, &v) || !v) return 2; o.tries = (unsigned)v; }
+        else if (!strcmp(a, "--delay-us")) { if (num(a, val, 10000000, &v)) return 2; o.delay_us = (unsigned)v; }
+        else {
+            fprintf(stderr, "lanai-flash: unknown option %s\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (fake) {
+        if (nc_board_make_fake(fake, (uint32_t)sram, 0x50, 1, err, sizeof err)) {
+            fprintf(stderr, "lanai-flash: %s\n", err);
+            return 1;
+        }
+        return 0;
+    }
+    if (!bar || !image) {
+        fprintf(stderr, "lanai-flash: need --bar PATH and an image\n");
+        usage(stderr);
+        return 2;
+    }
+    if (!(f = fopen(image, "rb"))) {
+        fprintf(stderr, "lanai-flash: %s: %s\n", image, strerror(errno));
+        return 1;
+    }
+    do {
+        if (len == cap) {
+            uint8_t *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+            if (!nb) { fprintf(stderr, "lanai-flash: out of memory\n"); return 1; }
+            buf = nb;
+        }
+        got = fread(buf + len, 1, cap - len, f);
+        len += got;
+    } while (got);
+    fclose(f);
+    if (nc_board_open_mmap(&b, bar, err, sizeof err)) {
+        fprintf(stderr, "lanai-flash: %s\n", err);
+        free(buf);
+        return 1;
+    }
+    rc = nc_fw_load(&b, image, buf, len, &o, &info, err, sizeof err);
+    nc_board_close(&b);
+    free(buf);
+    if (rc) {
+        fprintf(stderr, "lanai-flash: %s: %s\n", nc_fw_strerror(rc), err);
+        return 1;
+    }
+    printf("lanai-flash: %s loaded on %s: SRAM 0x%x bytes, entry 0x%08x, CRC-32 0x%08x, "
+           "build id %02x%02x%02x%02x%02x%02x%02x%02x, ready after %u poll%s\n", image, bar,
+           info.sram_size, info.entry, info.crc32, info.build_id[0], info.build_id[1],
+           info.build_id[2], info.build_id[3], info.build_id[4], info.build_id[5],
+           info.build_id[6], info.build_id[7], info.polls, info.polls == 1 ? "" : "s");
+    return 0;
+}
