@@ -59,28 +59,31 @@ char *ld_printf(const char *fmt, ...)
     return p;
 }
 
-void ld_err(struct ld *ld, const char *fmt, ...)
+static void vreport(struct ld *ld, const char *fmt, va_list ap)
 {
-    va_list ap;
-
     fputs("lanai-ld: error: ", ld->diag);
-    va_start(ap, fmt);
     vfprintf(ld->diag, fmt, ap);
-    va_end(ap);
     fputc('\n', ld->diag);
     ld->errors++;
 }
 
+void ld_err(struct ld *ld, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vreport(ld, fmt, ap);
+    va_end(ap);
+}
+
+/* Report and abandon the link: malformed input leaves nothing to go on. */
 void ld_fatal(struct ld *ld, const char *fmt, ...)
 {
     va_list ap;
 
-    fputs("lanai-ld: error: ", ld->diag);
     va_start(ap, fmt);
-    vfprintf(ld->diag, fmt, ap);
+    vreport(ld, fmt, ap);
     va_end(ap);
-    fputc('\n', ld->diag);
-    ld->errors++;
     longjmp(ld->fatal_jmp, 1);
 }
 
