@@ -120,6 +120,10 @@ static const char *parse_nodeset(struct profile_class *c, const char *s, size_t 
             snprintf(msg, msglen, "node set: more than %d items", PROFILE_MAX_RANGES);
             return msg;
         }
+        /* normal form: last is a member, a single node has stride 1 */
+        v[1] = v[0] + (v[1] - v[0]) / v[2] * v[2];
+        if (v[1] == v[0])
+            v[2] = 1;
         c->range[c->nranges].first = (uint16_t)v[0];
         c->range[c->nranges].last = (uint16_t)v[1];
         c->range[c->nranges].stride = (uint16_t)v[2];
@@ -280,12 +284,8 @@ static int parse_line(struct profile *p, struct pstate *st, const char *s, size_
         char lo[40], hi[40];
         punit_format(k->dim, k->min, lo, sizeof lo);
         punit_format(k->dim, k->max, hi, sizeof hi);
-        if (k->dim == PDIM_PERBYTE)  /* stored as time per byte: say so */
-            snprintf(msg, msglen, "key '%s': '%.*s' is out of range (%s .. %s per byte)",
-                     full, (int)(vn > 40 ? 40 : vn), vs, lo, hi);
-        else
-            snprintf(msg, msglen, "key '%s': '%.*s' is out of range (%s .. %s)",
-                     full, (int)(vn > 40 ? 40 : vn), vs, lo, hi);
+        snprintf(msg, msglen, "key '%s': '%.*s' is out of range (%s .. %s)",
+                 full, (int)(vn > 40 ? 40 : vn), vs, lo, hi);
         return -1;
     }
     if (check_value(full, v, sub, sizeof sub)) {
