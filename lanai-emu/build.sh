@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Build build/qemu/qemu-system-lanai from Debian's QEMU 7.2 source:
+#   1. make sure apt has a deb-src entry for bookworm (added as root if not);
+#   2. fetch and unpack the source once (apt-get source) into build/qemu-src;
+#   3. refuse a source version the overlay was not written for;
+#   4. copy lanai-emu/qemu/ over it (only files that changed, so that ninja
+#      rebuilds only what depends on them) and apply lanai-emu/hooks.patch;
+#   5. configure a minimal lanai-softmmu once (again only if the configure
+#      line changed; meson re-runs itself when a meson.build changes);
+#   6. ninja the one binary.
+# Every step is skipped when its stamp says it is done, so a rerun with
+# nothing changed costs about a second.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TOP=$PWD
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$TOP/$B ;; esac
+SRC_PARENT=$B/qemu-src
+OBJ=$B/qemu
+OVERLAY=$TOP/lanai-emu/qemu
+HOOKS=$TOP/lanai-emu/hooks.patch
+SUPPORTED='7.2.*'
+JOBS=${EMU_JOBS:-2}
+
+say() { echo "emu: $*"; }
+die() { echo "emu: error: $*" >&2; exit 1; }
+
+have_deb_src() {
+    grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null
+}
+
+ensure_deb_src() {
+    have_deb_src && return 0
+    [ "$(id -u)" -eq 0 ] ||
+        die "apt has no deb-src entry and we are not root: add one for bookworm" \
+            "(Types: deb-src in /etc/apt/sources.list.d/) or run 'make emu' as root"
+    local f=/etc/apt/sources.list.d/nicoll-deb-src.sources
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+        # Same URIs, suites, components and keys as the binary entries.
+        sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$f"
+    else
+        cat > "$f" <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    fi
+    say "added $f"
+    apt-get update -qq
+}
+
+fetch() {
+    local tree
+    tree=$(ls -d "$SRC_PARENT"/qemu-*/ 2>/dev/null | head -1 || true)
+    if [ -n "$tree" ] && [ -f "$SRC_PARENT/.unpacked" ]; then
+        SRC=${tree%/}
+        return 0
+    fi
+    command -v dpkg-source >/dev/null || die "dpkg-source missing: run 'make deps' (dpkg-dev)"
+    ensure_deb_src
+    rm -rf "$SRC_PARENT"
+    mkdir -p "$SRC_PARENT/dl"
+    say "fetching Debian's qemu source (apt-get source)"
+    (cd "$SRC_PARENT/dl" && apt-get source --download-only -qq qemu) ||
+        die "apt-get source qemu failed (is the deb-src entry reachable? try 'apt-get update')"
+    local dsc
+    dsc=$(ls "$SRC_PARENT"/dl/qemu_*.dsc | head -1)
+    say "unpacking $(basename "$dsc")"
+    (cd "$SRC_PARENT" && dpkg-source -q -x "$dsc" >/dev/null)
+    tree=$(ls -d "$SRC_PARENT"/qemu-*/ | head -1)
+    SRC=${tree%/}
+    touch "$SRC_PARENT/.unpacked"
+}
+
+check_version() {
+    local v
+    v=$(cat "$SRC/VERSION" 2>/dev/null || echo unknown)
+    # shellcheck disable=SC2254
+    case $v in
+        $SUPPORTED) ;;
+        *) die "QEMU source version '$v' in $SRC is not supported: the lanai" \
+               "overlay and hooks.patch are written for QEMU $SUPPORTED (Debian bookworm's 7.2)." \
+               "Remove $SRC_PARENT and use a bookworm deb-src entry." ;;
+    esac
+    say "QEMU source $v"
+}
+
+# Copy src to dst only if the content differs, keeping the timestamps of
+# unchanged files so that ninja rebuilds only what depends on a change.
+NCOPIED=0
+sync_file() {
+    if ! cmp -s "$1" "$2"; then
+        mkdir -p "$(dirname "$2")"
+        cp "$1" "$2"
+        NCOPIED=$((NCOPIED + 1))
+    fi
+}
+
+# Files the overlay shares with the rest of nicoll, so that there is one
+# loader and one disassembler: the program loader of lanai-iss (ELF or flat
+# image, with all its checks) and ref/iss's disassembler.
+SHARED=(
+    firmware/toolchain/lib/loadable.c:hw/lanai/nicoll/loadable.c
+    firmware/toolchain/lib/loadable.h:hw/lanai/nicoll/loadable.h
+    firmware/toolchain/lib/crc32.c:hw/lanai/nicoll/crc32.c
+    firmware/toolchain/lib/crc32.h:hw/lanai/nicoll/crc32.h
+    firmware/toolchain/include/lanai-image.h:hw/lanai/nicoll/lanai-image.h
+    ref/iss/disas.c:target/lanai/nicoll/disas.c
+    ref/iss/iss.h:target/lanai/nicoll/iss.h
+)
+
+overlay() {
+    local f rel
+    while IFS= read -r -d '' f; do
+        rel=${f#"$OVERLAY"/}
+        sync_file "$f" "$SRC/$rel"
+    done < <(find "$OVERLAY" -type f -print0)
+    for f in "${SHARED[@]}"; do
+        sync_file "$TOP/${f%%:*}" "$SRC/${f#*:}"
+    done
+    [ "$NCOPIED" -eq 0 ] || say "overlay: $NCOPIED file(s) updated"
+}
+
+hooks() {
+    local applied=$SRC/.lanai-hooks.patch
+    if [ -f "$applied" ] && cmp -s "$applied" "$HOOKS"; then
+        return 0
+    fi
+    if [ -f "$applied" ]; then
+        say "hooks.patch changed: reverting the old one"
+        patch -s -R -p1 -d "$SRC" < "$applied" || die "cannot revert the old hooks patch; remove $SRC_PARENT"
+        rm -f "$applied"
+    fi
+    patch -s -p1 --dry-run -d "$SRC" < "$HOOKS" >/dev/null ||
+        die "lanai-emu/hooks.patch does not apply to $SRC (unsupported source?)"
+    patch -s -p1 -d "$SRC" < "$HOOKS"
+    cp "$HOOKS" "$applied"
+    say "applied hooks.patch"
+}
+
+CONFIGURE_ARGS=(--target-list=lanai-softmmu --without-default-features
+    --without-default-devices --disable-docs --disable-tools --disable-user
+    --disable-guest-agent --disable-werror --disable-install-blobs
+    --disable-debug-info)
+
+configure() {
+    local want have=''
+    want="$SRC ${CONFIGURE_ARGS[*]}"
+    [ -f "$OBJ/.lanai-configured" ] && have=$(cat "$OBJ/.lanai-configured")
+    if [ -f "$OBJ/build.ninja" ] && [ "$want" = "$have" ]; then
+        return 0
+    fi
+    rm -rf "$OBJ"
+    mkdir -p "$OBJ"
+    say "configuring (lanai-softmmu)"
+    # configure refuses pyenv's python shim; the system meson wants /usr/bin.
+    (cd "$OBJ" && env PATH=/usr/sbin:/usr/bin:/sbin:/bin "$SRC/configure" "${CONFIGURE_ARGS[@]}" \
+        > "$OBJ/configure.log" 2>&1) || { tail -30 "$OBJ/configure.log" >&2; die "configure failed (log: $OBJ/configure.log)"; }
+    echo "$want" > "$OBJ/.lanai-configured"
+}
+
+for tool in meson ninja patch; do
+    command -v $tool >/dev/null || die "$tool missing: run 'make deps'"
+done
+fetch
+check_version
+overlay
+hooks
+configure
+env PATH=/usr/sbin:/usr/bin:/sbin:/bin ninja -C "$OBJ" -j"$JOBS" --quiet qemu-system-lanai ||
+    die "build failed"

@@ -1,0 +1,2 @@
+# Default configuration for lanai-softmmu
+CONFIG_LANAI_TEST=y
