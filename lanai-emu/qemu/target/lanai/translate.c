@@ -869,13 +869,16 @@ static void lanai_tr_translate_insn(DisasContextBase *dcbase, CPUState *cs)
     uint32_t next;
 
     dc->pc = dc->base.pc_next;
+    /* Both traps come before the fetch; the block still needs a size. */
     if (dc->pc & 3) {
         gen_trap(dc, LANAI_TRAP_PC_ALIGN);
+        dc->base.pc_next += 4;
         return;
     }
     if (dc->base.num_insns == 1 &&
         get_page_addr_code(dc->env, dc->pc) == -1) {
         gen_trap(dc, LANAI_TRAP_FETCH);
+        dc->base.pc_next += 4;
         return;
     }
     dc->insn = translator_ldl(dc->env, &dc->base, dc->pc);

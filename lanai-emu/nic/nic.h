@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The LANai 9 network interface, as device logic: special registers, the
+ * send and receive engines, the host-DMA descriptor chains, interval timers,
+ * the real-time clock and the host interrupt line (shared/docs/lanai9-nic.md;
+ * every choice the hardware documents leave open is in docs/nic.md).
+ *
+ * Plain C with no QEMU dependency. The machine around it (QEMU's myrinet
+ * board, or a test) provides the environment: the NIC's local time, SRAM
+ * and host-memory access, the fabric, the interrupt line, and a way to be
+ * called back at a given time. State that depends only on time (timer
+ * expiry, engine readiness, arrival progress) is computed when it is looked
+ * at, so a register read is exact at any instant.
+ */
+#ifndef NICOLL_NIC_H
+#define NICOLL_NIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabric.h"
+
+#define NIC_RTC_TICK_PS   500000ull /* RTC and interval timers: 0.5 us */
+#define NIC_RX_QUEUE      64        /* packets held while no buffer is armed */
+#define NIC_DMA_MAX_BLOCK (1u << 20) /* bytes per descriptor */
+
+/* DMA descriptor: 24 bytes in SRAM, 8-byte aligned, big-endian words:
+ *   +0 next | flags   +4 csum[0] csum[1]   +8 len   +12 lar   +16 eah   +20 eal */
+#define NIC_DMA_E2L       1u   /* flags: direction host -> LANai (0: LANai -> host) */
+#define NIC_DMA_TERMINAL  2u   /* last block of the chain */
+#define NIC_DMA_WAKE      4u   /* set ISR.WAKE0 when this block completes */
+#define NIC_PULSE_L2E     2u   /* PULSE = chain address | this: start L2E */
+#define NIC_PULSE_E2L     4u   /*                            start E2L */
+
+struct nic_env {
+    void *opaque;
+    uint64_t (*now_ps)(void *opaque);               /* the NIC's local time */
+    /* SRAM access by the engines (the machine keeps translated code coherent) */
+    void (*sram_read)(void *opaque, uint32_t addr, void *buf, uint32_t len);
+    void (*sram_write)(void *opaque, uint32_t addr, const void *buf, uint32_t len);
+    /* host memory by bus address; false if the range is not host memory */
+    bool (*host_read)(void *opaque, uint64_t bus, void *buf, uint32_t len);
+    bool (*host_write)(void *opaque, uint64_t bus, const void *buf, uint32_t len);
+    /* a packet leaves at time t (head on the wire): route bytes first */
+    void (*transmit)(void *opaque, uint64_t t_ps, const uint8_t *pkt, size_t len);
+    /* the PCI interrupt line changed (level) */
+    void (*irq)(void *opaque, bool level);
+    /* call nic_advance() at (or after) time t; the latest request wins
+     * unless it is later than a pending one */
+    void (*wake_at)(void *opaque, uint64_t t_ps);
+};
+
+struct nic_timing {
+    uint64_t byte_ps;                 /* link: one byte */
+    uint64_t dma_fixed_ps;            /* PCI: fixed cost per burst */
+    uint64_t dma_read_ps;             /* PCI: extra wait per read burst */
+    uint64_t dma_ps_per_byte;         /* PCI: data phase per byte */
+    uint32_t dma_burst;               /* bytes per burst */
+};
+
+struct nic_rx_packet {
+    uint64_t head_ps, tail_ps;
+    bool crc_ok;
+    uint32_t len;
+    uint8_t data[FABRIC_MAX_PACKET];
+};
+
+struct nic_dma {
+    bool busy;
+    uint32_t desc;            /* current descriptor address */
+    uint64_t done_ps;         /* when the current block completes */
+};
+
+struct nic {
+    struct nic_env env;
+    struct nic_timing tm;
+    uint32_t sram_size;
+
+    /* plain registers */
+    uint32_t isr_latched;     /* latched ISR bits (W1C) */
+    uint32_t eimr, cpuc, lar, myrinet, debug, led, gm_mp, clock;
+    uint32_t rmw, rmc, smh, smc;
+    int64_t rtc_offset;       /* RTC = now / tick + offset */
+    uint64_t timer_deadline[3];   /* IT0..IT2: expiry time, 0 = idle */
+    bool irq_level;
+    bool link_down;
+
+    /* send engine */
+    uint32_t smp, sa;
+    uint64_t send_free_ps;    /* when the engine can take the next piece */
+    uint64_t pkt_start_ps;    /* head of the packet being assembled left */
+    uint32_t pkt_len;
+    uint8_t pkt[FABRIC_MAX_PACKET];
+    bool pkt_overflow;
+
+    /* receive engine */
+    uint32_t rmp, rml;        /* buffer pointer and limit as written */
+    bool rx_armed;
+    uint64_t rx_arm_ps;       /* when the buffer was armed */
+    struct nic_rx_packet *rxq;    /* queued arrivals, NIC_RX_QUEUE of them */
+    unsigned rxq_head, rxq_count;
+    /* the packet being received into the armed buffer */
+    bool rx_active;
+    uint64_t rx_head_ps, rx_tail_ps, rx_buff_ps;
+    uint32_t rx_start, rx_written;
+    bool rx_crc_ok;
+
+    /* host DMA: [0] L2E, [1] E2L */
+    struct nic_dma dma[2];
+
+    uint64_t counters_tx, counters_rx, counters_rx_dropped, counters_dma_blocks;
+};
+
+int nic_init(struct nic *n, const struct nic_env *env, const struct nic_timing *tm,
+             uint32_t sram_size);
+void nic_destroy(struct nic *n);
+/* Power-on / RESET_ON state of every register and engine. */
+void nic_reset(struct nic *n);
+
+/* Special registers, 'off' from 0xFFFFFE00 (lanai9_regs.h). from_host is
+ * true for accesses through the board window (they differ only in ISR:
+ * the LANai may set HOST_SIG, the host may set LANAI_SIG). */
+uint32_t nic_reg_read(struct nic *n, uint32_t off, bool from_host);
+void nic_reg_write(struct nic *n, uint32_t off, uint32_t val, bool from_host);
+
+/* A packet from the fabric (its delivery record) reaches this NIC. Called
+ * at or before its head time, in arrival order. */
+void nic_receive(struct nic *n, const struct fabric_delivery *d);
+
+/* Link state from the fabric's fault rules (LINK_DOWN in ISR). */
+void nic_set_link(struct nic *n, bool up);
+
+/* Process everything due by the current time (timers, DMA blocks, the
+ * interrupt line); the machine calls it when a wake_at time is reached. */
+void nic_advance(struct nic *n);
+
+#endif
