@@ -54,7 +54,7 @@ void nic_reset(struct nic *n)
     struct nic_timing tm = n->tm;
     struct nic_rx_packet *rxq = n->rxq;
     uint32_t sram = n->sram_size;
-    bool link_down = n->link_down;
+    bool link_down = n->link_down, irq_was = n->irq_level;
 
     memset(n, 0, sizeof *n);
     n->env = env;
@@ -63,7 +63,7 @@ void nic_reset(struct nic *n)
     n->sram_size = sram;
     n->link_down = link_down;
     n->rtc_offset = -(int64_t)(now(n) / NIC_RTC_TICK_PS); /* RTC reads 0 at reset */
-    if (n->irq_level)
+    if (irq_was)
         n->env.irq(n->env.opaque, false);
 }
 
