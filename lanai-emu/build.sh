@@ -86,7 +86,7 @@ check_version() {
                "overlay and hooks.patch are written for QEMU $SUPPORTED (Debian bookworm's 7.2)." \
                "Remove $SRC_PARENT and use a bookworm deb-src entry." ;;
     esac
-    say "QEMU source $v"
+    [ -f "$OBJ/build.ninja" ] || say "QEMU source $v"
 }
 
 # Copy src to dst only if the content differs, keeping the timestamps of
