@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The host interface: what a host program (and libnicoll under it) may use
+ * to talk to its NIC. In the emulated cluster every call is charged in the
+ * host's own virtual time with the costs of the platform profile; a real
+ * machine implements the same calls on a PCI board (issue 5's pci backend).
+ * docs/host-runtime.md describes the emulated semantics.
+ */
+#ifndef NICOLL_HOSTIF_H
+#define NICOLL_HOSTIF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* This host's node id and the cluster size. */
+unsigned nc_host_node(void);
+unsigned nc_host_nodes(void);
+
+/* The host's clock, in nanoseconds of virtual time. */
+uint64_t nc_host_now_ns(void);
+
+/* Spend 'ns' of CPU time computing (scaled by the profile's compute factor). */
+void nc_host_compute_ns(uint64_t ns);
+
+/* 32-bit PIO to the board window (offsets as firmware/hal/lanai9_regs.h).
+ * A write is posted: it costs the profile's PIO-write time and lands on the
+ * board its write latency later. A read stalls until the value is back. */
+void nc_host_pio_write32(uint32_t off, uint32_t val);
+uint32_t nc_host_pio_read32(uint32_t off);
+
+/* Memory the NIC can DMA to and from; *bus receives its bus address.
+ * Memory lives until the program ends. NULL when the host memory is full. */
+void *nc_host_dma_alloc(size_t len, uint64_t *bus);
+
+/* The NIC's interrupt line: wait until it is raised (true) or until
+ * 'timeout_ns' passed (false; 0 = no timeout), or just look. */
+bool nc_host_wait_irq(uint64_t timeout_ns);
+bool nc_host_irq_pending(void);
+
+/* memcpy charged at the profile's copy cost. */
+void nc_host_memcpy(void *dst, const void *src, size_t n);
+
+/* Console output, prefixed per node by the machine. */
+void nc_host_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Host runtime: coroutines in virtual time (hostrt.h) and the host interface
+ * they call (hostif.h). A host interacts with its NIC only while its clock
+ * is below the bound the machine gave to hostrt_run(); when the clock passes
+ * it, the host yields before its next interaction. So every request it
+ * makes carries a time inside the current window, which is what lets the
+ * machine's conservative synchronisation deliver it in order.
+ */
+#include "hostrt.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostif.h"
+
+static struct hostrt *cur;   /* the host whose coroutine is running */
+
+static void entry(void)
+{
+    struct hostrt *h = cur;
+
+    h->exit_status = h->main(h->argc, h->argv);
+    h->state = HOSTRT_DONE;
+    /* returning resumes uc_link: the machine's context */
+}
+
+int hostrt_init(struct hostrt *h, unsigned node, unsigned nodes,
+                const struct hostrt_machine *m, const struct hostrt_costs *c,
+                int (*main)(int, char **), int argc, char **argv,
+                uint64_t mem_size, size_t stack_size)
+{
+    memset(h, 0, sizeof *h);
+    h->node = node;
+    h->nodes = nodes;
+    h->m = *m;
+    h->c = *c;
+    if (!h->c.compute_scale_micro)
+        h->c.compute_scale_micro = 1000000;
+    h->main = main;
+    h->argc = argc;
+    h->argv = argv;
+    h->state = HOSTRT_RUNNABLE;
+    h->wake_ps = UINT64_MAX;
+    h->pio_ready_ps = UINT64_MAX;
+    h->stack_size = stack_size ? stack_size : 256u << 10;
+    h->stack = malloc(h->stack_size);
+    h->mem_size = mem_size;
+    h->mem = calloc(1, mem_size ? mem_size : 1);
+    if (!h->stack || !h->mem || getcontext(&h->ctx)) {
+        hostrt_destroy(h);
+        return -1;
+    }
+    h->ctx.uc_stack.ss_sp = h->stack;
+    h->ctx.uc_stack.ss_size = h->stack_size;
+    h->ctx.uc_link = &h->caller;
+    makecontext(&h->ctx, entry, 0);
+    return 0;
+}
+
+void hostrt_destroy(struct hostrt *h)
+{
+    free(h->stack);
+    free(h->mem);
+    h->stack = NULL;
+    h->mem = NULL;
+}
+
+/* ---- the interrupt line as this host sees it ------------------------------ */
+
+/* Apply queued line changes that the host's clock has reached. */
+static void irq_catch_up(struct hostrt *h)
+{
+    unsigned k = 0;
+
+    while (k < h->irq_qn && h->irq_q[k].t_ps <= h->now_ps)
+        h->irq_level = h->irq_q[k++].level;
+    memmove(h->irq_q, h->irq_q + k, sizeof h->irq_q[0] * (h->irq_qn - k));
+    h->irq_qn -= k;
+}
+
+/* The first queued time at which the line is high, or UINT64_MAX. */
+static uint64_t next_rise(const struct hostrt *h)
+{
+    for (unsigned k = 0; k < h->irq_qn; k++)
+        if (h->irq_q[k].level)
+            return h->irq_q[k].t_ps;
+    return UINT64_MAX;
+}
+
+void hostrt_irq(struct hostrt *h, uint64_t t_ps, bool level)
+{
+    uint64_t t = t_ps + h->c.interrupt_ps;
+
+    if (h->irq_qn == HOSTRT_MAX_IRQ_Q)
+        h->irq_qn--;    /* keep the newest state: the line's level is what matters */
+    h->irq_q[h->irq_qn].t_ps = t;
+    h->irq_q[h->irq_qn].level = level;
+    h->irq_qn++;
+}
+
+/* ---- scheduling ---------------------------------------------------------- */
+
+uint64_t hostrt_next_ps(const struct hostrt *h)
+{
+    switch (h->state) {
+    case HOSTRT_RUNNABLE: return h->now_ps;
+    case HOSTRT_WAIT_IRQ: {
+        uint64_t r = h->irq_level ? h->now_ps : next_rise(h);
+        return r < h->wake_ps ? r : h->wake_ps;
+    }
+    case HOSTRT_WAIT_PIO: return h->pio_ready_ps;
+    default: return UINT64_MAX;
+    }
+}
+
+enum hostrt_state hostrt_run(struct hostrt *h, uint64_t until_ps)
+{
+    uint64_t t;
+
+    if (h->state == HOSTRT_DONE)
+        return h->state;
+    t = hostrt_next_ps(h);
+    if (t >= until_ps)
+        return h->state;      /* nothing to do in this window */
+    if (t > h->now_ps)
+        h->now_ps = t;        /* an idle host's clock skips ahead */
+    irq_catch_up(h);
+    h->state = HOSTRT_RUNNABLE;
+    h->run_until_ps = until_ps;
+    cur = h;
+    swapcontext(&h->caller, &h->ctx);
+    cur = NULL;
+    return h->state;
+}
+
+/* Inside the coroutine: give control back to the machine. */
+static void yield(struct hostrt *h)
+{
+    swapcontext(&h->ctx, &h->caller);
+}
+
+/* Before interacting at the current time: if the clock has passed the
+ * window, wait for the machine to let this host run further. */
+static void sync_point(struct hostrt *h)
+{
+    while (h->now_ps >= h->run_until_ps)
+        yield(h);
+    irq_catch_up(h);
+}
+
+static void charge(struct hostrt *h, uint64_t ps)
+{
+    h->now_ps += ps;
+}
+
+void hostrt_pio_reply(struct hostrt *h, uint32_t val)
+{
+    uint64_t cost = h->c.pio_read_ps > h->c.pio_write_latency_ps ?
+                    h->c.pio_read_ps : h->c.pio_write_latency_ps;
+
+    h->pio_value = val;
+    h->pio_ready_ps = h->pio_req_ps + cost;   /* the value is back then */
+}
+
+bool hostrt_mem_read(struct hostrt *h, uint64_t bus, void *buf, uint32_t len)
+{
+    if (bus < HOSTRT_BUS_BASE || bus - HOSTRT_BUS_BASE > h->mem_size ||
+        h->mem_size - (bus - HOSTRT_BUS_BASE) < len)
+        return false;
+    memcpy(buf, h->mem + (bus - HOSTRT_BUS_BASE), len);
+    return true;
+}
+
+bool hostrt_mem_write(struct hostrt *h, uint64_t bus, const void *buf, uint32_t len)
+{
+    if (bus < HOSTRT_BUS_BASE || bus - HOSTRT_BUS_BASE > h->mem_size ||
+        h->mem_size - (bus - HOSTRT_BUS_BASE) < len)
+        return false;
+    memcpy(h->mem + (bus - HOSTRT_BUS_BASE), buf, len);
+    return true;
+}
+
+/* ---- the host interface ---------------------------------------------------- */
+
+unsigned nc_host_node(void) { return cur->node; }
+unsigned nc_host_nodes(void) { return cur->nodes; }
+uint64_t nc_host_now_ns(void) { return cur->now_ps / 1000; }
+
+void nc_host_compute_ns(uint64_t ns)
+{
+    charge(cur, ns * 1000 * cur->c.compute_scale_micro / 1000000);
+}
+
+void nc_host_pio_write32(uint32_t off, uint32_t val)
+{
+    struct hostrt *h = cur;
+
+    sync_point(h);
+    h->m.pio_write(h->m.opaque, h->node, h->now_ps + h->c.pio_write_latency_ps, off, val);
+    charge(h, h->c.pio_write_ps);
+}
+
+uint32_t nc_host_pio_read32(uint32_t off)
+{
+    struct hostrt *h = cur;
+
+    sync_point(h);
+    h->state = HOSTRT_WAIT_PIO;
+    h->pio_req_ps = h->now_ps;
+    h->pio_ready_ps = UINT64_MAX;          /* until the machine answers */
+    h->m.pio_read(h->m.opaque, h->node, h->now_ps + h->c.pio_write_latency_ps, off);
+    while (h->state == HOSTRT_WAIT_PIO)
+        yield(h);
+    return h->pio_value;
+}
+
+void *nc_host_dma_alloc(size_t len, uint64_t *bus)
+{
+    struct hostrt *h = cur;
+    uint64_t at = (h->mem_used + 63) & ~63ull;
+
+    if (at > h->mem_size || h->mem_size - at < len)
+        return NULL;
+    h->mem_used = at + len;
+    *bus = HOSTRT_BUS_BASE + at;
+    return h->mem + at;
+}
+
+bool nc_host_irq_pending(void)
+{
+    struct hostrt *h = cur;
+    bool level;
+
+    sync_point(h);
+    level = h->irq_level;
+    charge(h, h->c.poll_ps);
+    return level;
+}
+
+bool nc_host_wait_irq(uint64_t timeout_ns)
+{
+    struct hostrt *h = cur;
+
+    sync_point(h);
+    if (h->irq_level)
+        return true;
+    h->state = HOSTRT_WAIT_IRQ;
+    h->wake_ps = timeout_ns ? h->now_ps + timeout_ns * 1000 : UINT64_MAX;
+    while (h->state == HOSTRT_WAIT_IRQ)
+        yield(h);
+    h->wake_ps = UINT64_MAX;
+    return h->irq_level;
+}
+
+void nc_host_memcpy(void *dst, const void *src, size_t n)
+{
+    memcpy(dst, src, n);
+    charge(cur, cur->c.copy_fixed_ps + (uint64_t)n * cur->c.copy_ps_per_byte);
+}
+
+void nc_host_printf(const char *fmt, ...)
+{
+    struct hostrt *h = cur;
+    char buf[1024];
+    va_list ap;
+    int n;
+
+    sync_point(h);
+    va_start(ap, fmt);
+    n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n > (int)sizeof buf - 1)
+        n = (int)sizeof buf - 1;
+    if (n > 0)
+        h->m.console(h->m.opaque, h->node, h->now_ps, buf, (size_t)n);
+}
