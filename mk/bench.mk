@@ -1,0 +1,10 @@
+# make bench: experiments of shared/docs/results-to-reproduce.md that can run
+# so far (R5, analytic), CSV + plots under build/bench/.
+.PHONY: bench
+
+bench: $(BUILD)/bench/r5_kbinomial
+	@bash host/bench/run
+
+$(BUILD)/bench/r5_kbinomial: host/bench/r5_kbinomial.c ref/tree/nc_kbin.c ref/tree/nc_kbin.h
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) -Iref/include -Iref/tree $< ref/tree/nc_kbin.c -o $@
