@@ -13,6 +13,16 @@
   // 2^p for any natural p, by recursion (linear steps only).
   logic integer nc_pow2(integer p) = p <= 0 ? 1 : 2 * nc_pow2(p - 1);
 
+  // The powers the trees use (n <= 1024), spelled out, and their order.
+  // Proved by unfolding; SMT solvers cannot do induction, so results
+  // about nc_pow2 that need monotonicity are stated for exponents <= 11.
+  lemma nc_pow2_small: \forall integer a; 0 <= a <= 11 ==> nc_pow2(a) ==
+    (a == 0 ? 1 : a == 1 ? 2 : a == 2 ? 4 : a == 3 ? 8 : a == 4 ? 16 :
+     a == 5 ? 32 : a == 6 ? 64 : a == 7 ? 128 : a == 8 ? 256 :
+     a == 9 ? 512 : a == 10 ? 1024 : 2048);
+  lemma nc_pow2_mono: \forall integer a, b; 0 <= a < b <= 11 ==>
+    nc_pow2(a) < nc_pow2(b);
+
   // Bit p of a natural number x, defined arithmetically.
   logic integer nc_bit(integer x, integer p) = (x / nc_pow2(p)) % 2;
 
