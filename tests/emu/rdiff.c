@@ -662,6 +662,10 @@ static void tap(bool ok, const char *fmt, ...)
     fflush(stdout);
 }
 
+/* Programs before this one are generated (the random sequence must be
+ * the same) but not run: to re-run part of a long run. */
+static unsigned first_prog;
+
 /* One program of n streams; returns true if QEMU and the ISS agree. */
 static bool run_program(unsigned prog, unsigned n, unsigned body)
 {
@@ -686,6 +690,8 @@ static bool run_program(unsigned prog, unsigned n, unsigned body)
         emit(enc_sli(3, 0));
         emit(enc_sls(1, 3, EXITREG & 0x1FFFFF));   /* exit(0) */
         emit(0x00000001);
+        if (prog < first_prog)
+            return true;
         elf = make_elf(entry, n, &len);
     }
     snprintf(path, sizeof path, "%s/rdiff-%u.elf", workdir, prog);
@@ -807,10 +813,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--body") && v) { body = (unsigned)strtoul(v, NULL, 0); i++; }
         else if (!strcmp(a, "--traps") && v) { traps = (unsigned)strtoul(v, NULL, 0); i++; }
         else if (!strcmp(a, "--qemu") && v) { qemu_cmd = v; i++; }
+        else if (!strcmp(a, "--from") && v) { first_prog = (unsigned)strtoul(v, NULL, 0); i++; }
         else if (!strcmp(a, "--dir") && v) { workdir = v; i++; }
         else {
             fprintf(stderr, "usage: rdiff [--seed N] [--streams N] [--per-program N] "
-                    "[--body N] [--traps N] [--qemu CMD] [--dir DIR]\n");
+                    "[--body N] [--traps N] [--qemu CMD] [--dir DIR] [--from PROGRAM]\n");
             return 2;
         }
     }
