@@ -11,6 +11,7 @@
 #            cache stays unproved: checks that the committed cache is complete)
 #   rebuild  run every prover again and rewrite the cache (`make proofs-refresh`)
 #   none     ignore the cache (timing a proof from scratch)
+# --report rewrites the proof reports beside the code (ref/*/PROOF-REPORT.md).
 # --tap prints TAP (one "ok N - proofs: <module> ..." line per module) instead
 # of the table, for tests/run.  The exit status is non-zero if any goal of any
 # module is unproved.  Logs go to $BUILD/proofs/<module>.log.
@@ -20,12 +21,13 @@ BUILD=${BUILD:-build}
 out=$BUILD/proofs
 mkdir -p "$out"
 
-cache=replay tap=0 timeout=${WP_TIMEOUT:-20} par=${WP_PAR:-2}
+cache=replay tap=0 report=0 timeout=${WP_TIMEOUT:-20} par=${WP_PAR:-}
 mods=()
 while [ $# -gt 0 ]; do
     case $1 in
         --cache) cache=$2; shift 2 ;;
         --tap) tap=1; shift ;;
+        --report) report=1; shift ;;
         --timeout) timeout=$2; shift 2 ;;
         --par) par=$2; shift 2 ;;
         -*) echo "proofs/run.sh: unknown option '$1'" >&2; exit 2 ;;
@@ -58,6 +60,13 @@ if [ ! -s "$WHY3CONFIG" ]; then
         echo "proofs/run.sh: 'why3 config detect' failed, see $out/why3-detect.log" >&2; exit 2; }
 fi
 
+# Cache look-ups are scheduled like prover runs and mostly wait; with a
+# complete cache many in parallel cost nothing.  Real prover runs share the
+# machine's 2 cores, so keep them at 2 (timeouts then mean the same thing).
+if [ -z "$par" ]; then
+    case $cache in replay|offline) par=8 ;; *) par=2 ;; esac
+fi
+
 cachedir=$PWD/proofs/cache
 mkdir -p "$cachedir"
 fail=0 n=0
@@ -79,10 +88,11 @@ for m in "${mods[@]}"; do
         >"$log" 2>&1
     rc=$?
     secs=$(echo "$(date +%s.%N) - $start" | bc)
+    echo "$secs" > "$out/$m.seconds"
     line=$(grep 'Proved goals:' "$log" | tail -1)
     goals=$(echo "$line" | sed -n 's/.*Proved goals: *\([0-9]*\) *\/ *\([0-9]*\).*/\2/p')
     proved=$(echo "$line" | sed -n 's/.*Proved goals: *\([0-9]*\) *\/ *\([0-9]*\).*/\1/p')
-    cached=$(grep -c 'Valid (Cached)\|(Cached)' "$log")
+    cached=$(grep -c 'Goal .*(cached)$' "$log")
     goals=${goals:-0} proved=${proved:-0}
     ok=1
     if [ $rc -ne 0 ] || [ "$goals" -eq 0 ] || [ "$proved" -ne "$goals" ] \
@@ -102,6 +112,9 @@ for m in "${mods[@]}"; do
             "$([ $ok -eq 1 ] || echo "   <-- UNPROVED, see $log")"
     fi
 done
+if [ $report -eq 1 ]; then
+    bash proofs/report.sh "$out" "${mods[@]}"
+fi
 if [ $tap -eq 1 ]; then
     echo "1..$n"
 else

@@ -1,0 +1,57 @@
+# ref/proto + ref/tree: Frama-C/WP proofs, unit tests, the optimal-k table.
+#
+#   make proofs               prove every module (WP + RTE), replaying the
+#                             committed cache proofs/cache/; table of results
+#   make proofs-refresh       re-run every prover and rewrite proofs/cache/
+#                             and the proof reports (after changing ref/)
+#   make proofs-scratch       prove without any cache (timing from scratch)
+#   make check-proof-mutants  each deliberate bug must fail a goal and a test
+#   make kopt-table           print seed 001's optimal k for n in {16,32,64}
+#
+# Products: build/unit/ref/{test_proto,test_tree,kopt}, build/unit/ref/lanai/*.o
+# (ref/ compiled for the NIC, to keep it freestanding).
+
+REF_INC      := -Iref/include -Iref/proto -Iref/tree
+REF_HDRS     := $(wildcard ref/include/*.h ref/proto/*.h ref/tree/*.h)
+REF_PROTO    := $(wildcard ref/proto/*.c)
+REF_TREE     := $(wildcard ref/tree/*.c)
+REF_B        := $(BUILD)/unit/ref
+REF_CFLAGS   := $(HOST_CFLAGS) -std=c99 -pedantic -Werror $(REF_INC)
+REF_LANAI    := $(LLVM_BIN)/clang --target=lanai -ffreestanding -nostdlibinc \
+                -std=c99 -O2 -Wall -Wextra -pedantic -Werror $(REF_INC)
+REF_LANAI_OBJS := $(patsubst ref/%.c,$(REF_B)/lanai/%.o,$(REF_PROTO) $(REF_TREE))
+
+ALL_TARGETS  += $(REF_B)/test_proto $(REF_B)/test_tree $(REF_B)/kopt $(REF_LANAI_OBJS)
+CHECK_SUITES += tests/unit/ref/suite proofs/suite
+
+$(REF_B)/test_proto: tests/unit/ref/test_proto.c $(REF_PROTO) $(REF_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(REF_CFLAGS) $< $(REF_PROTO) -lcmocka -o $@
+
+$(REF_B)/test_tree: tests/unit/ref/test_tree.c $(REF_TREE) $(REF_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(REF_CFLAGS) $< $(REF_TREE) -lcmocka -o $@
+
+$(REF_B)/kopt: tests/unit/ref/kopt.c $(REF_TREE) $(REF_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(REF_CFLAGS) $< $(REF_TREE) -o $@
+
+$(REF_B)/lanai/%.o: ref/%.c $(REF_HDRS)
+	@mkdir -p $(@D)
+	$(REF_LANAI) -c $< -o $@
+
+.PHONY: proofs proofs-refresh proofs-scratch check-proof-mutants kopt-table
+proofs:
+	bash proofs/run.sh
+
+proofs-refresh:
+	bash proofs/run.sh --cache rebuild --report
+
+proofs-scratch:
+	bash proofs/run.sh --cache none
+
+check-proof-mutants: $(REF_B)/test_proto $(REF_B)/test_tree
+	bash proofs/mutants.sh
+
+kopt-table: $(REF_B)/kopt
+	$(REF_B)/kopt

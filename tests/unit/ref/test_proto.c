@@ -1,0 +1,404 @@
+/*
+ * Unit tests for ref/proto: every exported function, exhaustive checks on
+ * small inputs, the 32-bit wraparound edge, and seeded random runs against
+ * simple reference models.  The seed comes from NC_TEST_SEED (default 1)
+ * and is printed.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "nc_seq.h"
+#include "nc_mcack.h"
+#include "nc_barrec.h"
+#include "nc_pool.h"
+
+static uint64_t rng_state;
+static uint32_t rnd(void)
+{
+    /* xorshift64*: small, deterministic, good enough for test inputs */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+}
+
+/* The RFC 1982 definition, on 64-bit integers. */
+static int ref_before(uint32_t a, uint32_t b)
+{
+    int64_t x = a, y = b;
+    return (x < y && y - x < 2147483648ll) || (x > y && x - y > 2147483648ll);
+}
+
+/* Numbers around 0, around 2^31 and around 2^32 - 1. */
+static const uint32_t edges[] = {
+    0u, 1u, 2u, 3u, 100u, 0x7FFFFFFDu, 0x7FFFFFFEu, 0x7FFFFFFFu, 0x80000000u,
+    0x80000001u, 0x80000002u, 0xFFFFFFF0u, 0xFFFFFFFDu, 0xFFFFFFFEu, 0xFFFFFFFFu
+};
+#define NEDGES (sizeof edges / sizeof edges[0])
+
+static void test_seq_lt_edges(void **st)
+{
+    (void)st;
+    for (size_t i = 0; i < NEDGES; i++)
+        for (size_t j = 0; j < NEDGES; j++) {
+            uint32_t a = edges[i], b = edges[j];
+            assert_int_equal(nc_seq_lt(a, b), ref_before(a, b));
+            assert_int_equal(nc_seq_distance(a, b), (uint32_t)(b - a));
+            /* antisymmetric, irreflexive */
+            assert_false(nc_seq_lt(a, b) && nc_seq_lt(b, a));
+        }
+    assert_true(nc_seq_lt(0xFFFFFFFFu, 0u));      /* across the wrap */
+    assert_true(nc_seq_lt(0xFFFFFFF0u, 5u));
+    assert_false(nc_seq_lt(5u, 0xFFFFFFF0u));
+    assert_false(nc_seq_lt(0u, 0x80000000u));     /* antipodes: unordered */
+    assert_false(nc_seq_lt(0x80000000u, 0u));
+    assert_int_equal(nc_seq_distance(0xFFFFFFFEu, 1u), 3u);
+}
+
+static void test_seq_lt_random(void **st)
+{
+    (void)st;
+    for (int i = 0; i < 200000; i++) {
+        uint32_t a = rnd(), b = (i & 1) ? a + (rnd() % 2000u) - 1000u : rnd();
+        assert_int_equal(nc_seq_lt(a, b), ref_before(a, b));
+    }
+}
+
+static void test_rx_window(void **st)
+{
+    (void)st;
+    /* Exhaustive over offsets -3 .. +3 around expected, at every edge. */
+    for (size_t i = 0; i < NEDGES; i++)
+        for (int off = -3; off <= 3; off++) {
+            nc_rx_t w;
+            uint32_t reply = 0xDEADu, e = edges[i], seq = e + (uint32_t)off;
+            nc_rx_init(&w, e);
+            nc_rx_verdict_t v = nc_rx_receive(&w, seq, &reply);
+            if (off == 0) {
+                assert_int_equal(v, NC_RX_ACCEPT);
+                assert_int_equal(w.expected, e + 1u);
+                assert_int_equal(reply, seq);
+            } else if (off < 0) {
+                assert_int_equal(v, NC_RX_DUP);
+                assert_int_equal(w.expected, e);
+                assert_int_equal(reply, e - 1u);
+            } else {
+                assert_int_equal(v, NC_RX_GAP);
+                assert_int_equal(w.expected, e);
+                assert_int_equal(reply, e);
+            }
+        }
+    /* A stream across 2^32: every packet accepted exactly once, in order. */
+    nc_rx_t w;
+    uint32_t reply;
+    nc_rx_init(&w, 0xFFFFFFFCu);
+    for (uint32_t k = 0; k < 8; k++) {
+        assert_int_equal(nc_rx_receive(&w, 0xFFFFFFFCu + k, &reply), NC_RX_ACCEPT);
+        assert_int_equal(nc_rx_receive(&w, 0xFFFFFFFCu + k, &reply), NC_RX_DUP);
+        assert_int_equal(reply, 0xFFFFFFFCu + k);
+    }
+    assert_int_equal(w.expected, 4u);
+}
+
+static void test_tx_window(void **st)
+{
+    (void)st;
+    for (size_t i = 0; i < NEDGES; i++) {
+        nc_tx_t t;
+        uint32_t first, base = edges[i];
+        nc_tx_init(&t, base, 8u);
+        for (uint32_t k = 0; k < 8; k++) {
+            assert_true(nc_tx_can_send(&t));
+            assert_int_equal(nc_tx_push(&t), base + k);
+        }
+        assert_false(nc_tx_can_send(&t));
+        assert_int_equal(nc_tx_timeout(&t, &first), 8u);
+        assert_int_equal(first, base);
+        /* stale and future ACKs are ignored */
+        assert_int_equal(nc_tx_ack(&t, base - 1u), 0u);
+        assert_int_equal(nc_tx_ack(&t, base + 8u), 0u);
+        assert_int_equal(t.count, 8u);
+        /* cumulative ACK of base+2 frees three */
+        assert_int_equal(nc_tx_ack(&t, base + 2u), 3u);
+        assert_int_equal(t.base, base + 3u);
+        assert_int_equal(t.count, 5u);
+        /* NACK(base+5): two more acked, resend the remaining three */
+        assert_int_equal(nc_tx_nack(&t, base + 5u, &first), 3u);
+        assert_int_equal(first, base + 5u);
+        assert_int_equal(t.base, base + 5u);
+        /* bogus NACK beyond next: nothing changes */
+        assert_int_equal(nc_tx_nack(&t, base + 100u, &first), 0u);
+        assert_int_equal(t.count, 3u);
+        /* NACK(base) is now stale: before base by more than count */
+        assert_int_equal(nc_tx_nack(&t, base, &first), 0u);
+        assert_int_equal(nc_tx_ack(&t, base + 7u), 3u);
+        assert_int_equal(t.count, 0u);
+        assert_int_equal(nc_tx_slot(base + 7u), (base + 7u) % NC_TX_WINDOW_MAX);
+    }
+}
+
+/* Go-back-N over a lossy channel against the receive window: everything
+ * arrives once, in order, whatever is dropped. */
+static void test_gbn_lossy(void **st)
+{
+    (void)st;
+    for (int run = 0; run < 200; run++) {
+        nc_tx_t t;
+        nc_rx_t r;
+        uint32_t start = (run & 1) ? 0xFFFFFF00u + rnd() % 256u : rnd();
+        uint32_t delivered = 0, want = 300, first, reply, loss = rnd() % 50u;
+        nc_tx_init(&t, start, 1u + rnd() % NC_TX_WINDOW_MAX);
+        nc_rx_init(&r, start);
+        uint32_t pending[NC_TX_WINDOW_MAX * 2], np = 0;
+        for (int step = 0; step < 100000 && delivered < want; step++) {
+            while (nc_tx_can_send(&t) && np < NC_TX_WINDOW_MAX)
+                pending[np++] = nc_tx_push(&t);
+            if (np == 0) {               /* everything lost: timeout */
+                uint32_t n = nc_tx_timeout(&t, &first);
+                for (uint32_t k = 0; k < n; k++)
+                    pending[np++] = first + k;
+                continue;
+            }
+            uint32_t seq = pending[0];
+            memmove(pending, pending + 1, --np * sizeof pending[0]);
+            if (rnd() % 100u < loss)
+                continue;                 /* data lost */
+            nc_rx_verdict_t v = nc_rx_receive(&r, seq, &reply);
+            if (v == NC_RX_ACCEPT) {
+                assert_int_equal(seq, start + delivered);
+                delivered++;
+            }
+            if (rnd() % 100u < loss)
+                continue;                 /* answer lost */
+            if (v == NC_RX_GAP) {
+                uint32_t n = nc_tx_nack(&t, reply, &first);
+                np = 0;
+                for (uint32_t k = 0; k < n; k++)
+                    pending[np++] = first + k;
+            } else {
+                nc_tx_ack(&t, reply);
+            }
+        }
+        assert_int_equal(delivered, want);
+    }
+}
+
+static void test_mcack(void **st)
+{
+    (void)st;
+    nc_mc_t t;
+    uint32_t first;
+    nc_mc_init(&t, 3u, 0xFFFFFFFEu, 8u);
+    for (uint32_t k = 0; k < 4; k++)
+        assert_int_equal(nc_mc_push(&t), 0xFFFFFFFEu + k);
+    assert_int_equal(nc_mc_owing_mask(&t, 0xFFFFFFFEu), 7u);
+    assert_int_equal(nc_mc_owing_mask(&t, 5u), 0u);           /* not in flight */
+    assert_int_equal(nc_mc_ack(&t, 0u, 1u), 0u);               /* child 0 has all 4 */
+    assert_int_equal(nc_mc_owing_mask(&t, 1u), 6u);
+    assert_false(nc_mc_owes(&t, 0u, 1u));
+    assert_true(nc_mc_owes(&t, 1u, 1u));
+    assert_int_equal(nc_mc_ack(&t, 1u, 0xFFFFFFFFu), 0u);      /* child 1 has 2 */
+    assert_int_equal(nc_mc_resend(&t, 1u, &first), 2u);
+    assert_int_equal(first, 0u);
+    assert_int_equal(nc_mc_resend(&t, 2u, &first), 4u);
+    assert_int_equal(first, 0xFFFFFFFEu);
+    assert_int_equal(nc_mc_ack(&t, 2u, 0u), 2u);               /* min is now 2 */
+    assert_int_equal(nc_mc_min_unacked(&t), 0u);
+    assert_int_equal(t.count, 2u);
+    assert_int_equal(nc_mc_ack(&t, 2u, 0u), 0u);               /* duplicate */
+    assert_int_equal(nc_mc_ack(&t, 1u, 1u), 1u);               /* child 2 still owes 1 */
+    assert_int_equal(nc_mc_owing_mask(&t, 1u), 4u);
+    assert_int_equal(nc_mc_ack(&t, 2u, 1u), 1u);
+    assert_int_equal(t.count, 0u);
+    assert_int_equal(nc_mc_owing_mask(&t, 1u), 0u);
+}
+
+/* Random acks against a per-child model of "highest acked". */
+static void test_mcack_random(void **st)
+{
+    (void)st;
+    for (int run = 0; run < 300; run++) {
+        nc_mc_t t;
+        uint32_t nch = 1u + rnd() % NC_MC_MAX_CHILDREN;
+        uint32_t start = (run & 1) ? 0xFFFFFFF0u : rnd();
+        uint64_t sent = 0, held[NC_MC_MAX_CHILDREN] = {0}, released = 0;
+        nc_mc_init(&t, nch, start, NC_TX_WINDOW_MAX);
+        for (int step = 0; step < 2000; step++) {
+            if (rnd() % 2u && t.count < t.window) {
+                assert_int_equal(nc_mc_push(&t), start + (uint32_t)sent);
+                sent++;
+                continue;
+            }
+            uint32_t c = rnd() % nch;
+            /* ack anything from 2 before released to 2 past sent */
+            uint64_t a = released + rnd() % (uint32_t)(sent - released + 4u);
+            uint32_t ack = start + (uint32_t)a - 2u;
+            uint32_t got = nc_mc_ack(&t, c, ack);
+            if (a >= 2 && a - 2 < sent && a - 1 > held[c] && a - 2 >= released)
+                held[c] = a - 1;
+            uint64_t mn = held[0];
+            for (uint32_t i = 1; i < nch; i++)
+                if (held[i] < mn) mn = held[i];
+            assert_int_equal(got, (uint32_t)(mn - released));
+            released = mn;
+            assert_int_equal(nc_mc_min_unacked(&t), start + (uint32_t)released);
+            uint32_t seq = start + (uint32_t)(released + rnd() % 70u);
+            uint32_t mask = nc_mc_owing_mask(&t, seq);
+            for (uint32_t i = 0; i < nch; i++) {
+                uint64_t d = (uint32_t)(seq - (start + (uint32_t)released));
+                int owes = d < sent - released && held[i] <= released + d;
+                assert_int_equal((mask >> i) & 1u, (uint32_t)owes);
+                assert_int_equal(nc_mc_owes(&t, i, seq), owes);
+            }
+        }
+    }
+}
+
+static void test_barrec(void **st)
+{
+    (void)st;
+    static nc_barrec_t r;
+    uint32_t node, port;
+    nc_bar_init(&r);
+    /* closed: held, not unexpected */
+    assert_int_equal(nc_bar_receive(&r, 5u, 3u), NC_BAR_HELD);
+    assert_int_equal(nc_bar_receive(&r, 2u, 7u), NC_BAR_HELD);
+    assert_int_equal(nc_bar_receive(&r, 2u, 0u), NC_BAR_HELD);
+    assert_false(nc_bar_test_and_clear(&r, 5u, 3u));
+    /* open: held ones are to be rejected, lowest (node, port) first */
+    assert_true(nc_bar_open(&r));
+    assert_true(nc_bar_next_reject(&r, &node, &port));
+    assert_int_equal(node, 2u); assert_int_equal(port, 0u);
+    assert_true(nc_bar_next_reject(&r, &node, &port));
+    assert_int_equal(node, 2u); assert_int_equal(port, 7u);
+    assert_true(nc_bar_next_reject(&r, &node, &port));
+    assert_int_equal(node, 5u); assert_int_equal(port, 3u);
+    assert_false(nc_bar_next_reject(&r, &node, &port));
+    assert_false(nc_bar_open(&r));
+    /* open: recorded; a second copy is a duplicate; test-and-clear once */
+    assert_int_equal(nc_bar_receive(&r, 1023u, 7u), NC_BAR_RECORDED);
+    assert_int_equal(nc_bar_receive(&r, 1023u, 7u), NC_BAR_DUP);
+    assert_int_equal(nc_bar_receive(&r, 1023u, 6u), NC_BAR_RECORDED);
+    assert_true(nc_bar_test_and_clear(&r, 1023u, 7u));
+    assert_false(nc_bar_test_and_clear(&r, 1023u, 7u));
+    assert_true(nc_bar_test_and_clear(&r, 1023u, 6u));
+    /* close drops what was recorded for the old process */
+    assert_int_equal(nc_bar_receive(&r, 9u, 1u), NC_BAR_RECORDED);
+    nc_bar_close(&r);
+    assert_false(nc_bar_test_and_clear(&r, 9u, 1u));
+}
+
+/* Every (node, port) bit against a model, over every port and many nodes. */
+static void test_barrec_exhaustive(void **st)
+{
+    (void)st;
+    static nc_barrec_t r;
+    static uint8_t model[NC_MAX_NODES][NC_MAX_PORTS];
+    memset(model, 0, sizeof model);
+    nc_bar_init(&r);
+    nc_bar_open(&r);
+    for (int step = 0; step < 200000; step++) {
+        uint32_t node = rnd() % NC_MAX_NODES, port = rnd() % NC_MAX_PORTS;
+        if (rnd() % 2u) {
+            nc_bar_verdict_t v = nc_bar_receive(&r, node, port);
+            assert_int_equal(v, model[node][port] ? NC_BAR_DUP : NC_BAR_RECORDED);
+            model[node][port] = 1;
+        } else {
+            assert_int_equal(nc_bar_test_and_clear(&r, node, port), model[node][port]);
+            model[node][port] = 0;
+        }
+        /* the byte is exactly the model's bits: no other bit disturbed */
+        uint32_t byte = 0;
+        for (uint32_t q = 0; q < NC_MAX_PORTS; q++)
+            byte |= (uint32_t)model[node][q] << q;
+        assert_int_equal(r.unexpected[node], byte);
+    }
+}
+
+static void test_tokq(void **st)
+{
+    (void)st;
+    static nc_tokq_t q;
+    uint16_t v;
+    uint32_t head = 0, tail = 0;     /* model: values tail .. head-1 */
+    nc_tokq_init(&q);
+    assert_false(nc_tokq_pop(&q, &v));
+    assert_false(nc_tokq_peek(&q, &v));
+    for (int step = 0; step < 100000; step++) {
+        if (rnd() % 3u) {
+            bool ok = nc_tokq_push(&q, (uint16_t)head);
+            assert_int_equal(ok, head - tail < NC_TOKQ_CAP);
+            if (ok) head++;
+        } else {
+            bool ok = nc_tokq_pop(&q, &v);
+            assert_int_equal(ok, head != tail);
+            if (ok) { assert_int_equal(v, (uint16_t)tail); tail++; }
+        }
+        assert_int_equal(q.count, head - tail);
+        if (head != tail) {
+            assert_true(nc_tokq_peek(&q, &v));
+            assert_int_equal(v, (uint16_t)tail);
+        }
+    }
+}
+
+static void test_freelist(void **st)
+{
+    (void)st;
+    static nc_freelist_t f;
+    static uint8_t used[NC_FREELIST_CAP];
+    uint16_t idx;
+    for (uint32_t size = 0; size <= NC_FREELIST_CAP; size += (size < 8 ? 1 : 61)) {
+        memset(used, 0, sizeof used);
+        nc_fl_init(&f, size);
+        /* handed out in increasing order, each exactly once */
+        for (uint32_t i = 0; i < size; i++) {
+            assert_true(nc_fl_alloc(&f, &idx));
+            assert_int_equal(idx, i);
+            used[idx] = 1;
+        }
+        assert_false(nc_fl_alloc(&f, &idx));
+        assert_false(nc_fl_free(&f, (uint16_t)size));     /* out of range */
+        for (int step = 0; step < 20000 && size > 0; step++) {
+            if (rnd() % 2u) {
+                idx = (uint16_t)(rnd() % size);
+                assert_int_equal(nc_fl_free(&f, idx), used[idx]);  /* double free refused */
+                used[idx] = 0;
+            } else {
+                uint32_t nfree = 0;
+                for (uint32_t i = 0; i < size; i++) nfree += !used[i];
+                bool ok = nc_fl_alloc(&f, &idx);
+                assert_int_equal(ok, nfree > 0);
+                if (ok) { assert_false(used[idx]); used[idx] = 1; }
+            }
+        }
+    }
+}
+
+int main(void)
+{
+    const char *s = getenv("NC_TEST_SEED");
+    uint64_t seed = s ? strtoull(s, NULL, 0) : 1u;
+    rng_state = seed ? seed : 1u;
+    printf("# test_proto seed %llu (set NC_TEST_SEED to change)\n", (unsigned long long)seed);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seq_lt_edges),
+        cmocka_unit_test(test_seq_lt_random),
+        cmocka_unit_test(test_rx_window),
+        cmocka_unit_test(test_tx_window),
+        cmocka_unit_test(test_gbn_lossy),
+        cmocka_unit_test(test_mcack),
+        cmocka_unit_test(test_mcack_random),
+        cmocka_unit_test(test_barrec),
+        cmocka_unit_test(test_barrec_exhaustive),
+        cmocka_unit_test(test_tokq),
+        cmocka_unit_test(test_freelist),
+    };
+    return cmocka_run_group_tests_name("ref_proto", tests, NULL, NULL);
+}
