@@ -111,6 +111,30 @@ SHARED=(
     firmware/toolchain/include/lanai-image.h:hw/lanai/nicoll/lanai-image.h
     ref/iss/disas.c:target/lanai/nicoll/disas.c
     ref/iss/iss.h:target/lanai/nicoll/iss.h
+    # -M myrinet: device, fabric, profile, host runtime and loader (plain C)
+    lanai-emu/nic/nic.c:hw/lanai/nicoll/nic.c
+    lanai-emu/nic/nic.h:hw/lanai/nicoll/nic.h
+    lanai-emu/nic/board.c:hw/lanai/nicoll/nicboard/board.c
+    lanai-emu/nic/board.h:hw/lanai/nicoll/nicboard/board.h
+    lanai-emu/fabric/fabric.c:hw/lanai/nicoll/fabric.c
+    lanai-emu/fabric/fabric.h:hw/lanai/nicoll/fabric.h
+    lanai-emu/fabric/topology.c:hw/lanai/nicoll/topology.c
+    lanai-emu/fabric/topology.h:hw/lanai/nicoll/topology.h
+    lanai-emu/fabric/topo_file.c:hw/lanai/nicoll/topo_file.c
+    lanai-emu/profile/profile.c:hw/lanai/nicoll/profile.c
+    lanai-emu/profile/profile.h:hw/lanai/nicoll/profile.h
+    lanai-emu/profile/profile_keys.c:hw/lanai/nicoll/profile_keys.c
+    lanai-emu/profile/profile_units.c:hw/lanai/nicoll/profile_units.c
+    lanai-emu/profile/profile_units.h:hw/lanai/nicoll/profile_units.h
+    lanai-emu/profile/profile_time.c:hw/lanai/nicoll/profile_time.c
+    lanai-emu/host/hostrt.c:hw/lanai/nicoll/hostrt.c
+    lanai-emu/host/hostrt.h:hw/lanai/nicoll/hostrt.h
+    lanai-emu/host/hostif.h:hw/lanai/nicoll/hostif.h
+    host/lib/fwload.c:hw/lanai/nicoll/hostlib/fwload.c
+    host/lib/fwload.h:hw/lanai/nicoll/hostlib/fwload.h
+    host/lib/board.h:hw/lanai/nicoll/hostlib/board.h
+    firmware/hal/lanai9_regs.h:hw/lanai/nicoll/lanai9_regs.h
+    firmware/mcp/shared_block.h:hw/lanai/nicoll/shared_block.h
 )
 
 overlay() {

@@ -1,0 +1,682 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Time in the myrinet machine (docs/myrinet.md, "Time").
+ *
+ * Every NIC has its own clock: the cycles its CPU has retired (env->cycles,
+ * exact at every device access) at its profile's frequency. QEMU's global
+ * virtual clock plays no part. Hosts have their own clocks too (hostrt).
+ *
+ * Conservative synchronisation in windows [start, end) of the profile's
+ * lookahead L: every interaction between two clocks (packet, PIO, DMA
+ * burst, interrupt) takes at least L, so whatever one clock does inside a
+ * window reaches another clock at or after the window's end. A window is
+ * run as: every host up to its end (hostrt_run), then every NIC up to its
+ * end; the next window starts when all NICs got there. Inside a window a
+ * NIC's CPU stops exactly at the cycle of each event due to it (PIO from
+ * its host, a packet, a DMA block or timer of its own NIC) and the event is
+ * applied there, in (time, sequence) order. Sequence numbers come from the
+ * order in which the simulation creates events, which does not depend on
+ * how QEMU interleaves CPUs, so neither does anything else.
+ *
+ * Stopping a CPU at an exact cycle uses icount's per-CPU instruction
+ * budget (the machine requires -icount shift=0,sleep=off; one instruction
+ * is one cycle, as target/lanai's lanai_insn_cycles() says). The machine
+ * installs two hooks in the LANai CPU class's TCG operations:
+ * cpu_exec_interrupt, which QEMU calls between translation blocks while
+ * interrupt_request is non-zero (a private bit keeps it so), and which
+ * processes what is due and sets the budget to the next target; and it
+ * halts the CPU when it has to wait. See docs/myrinet.md.
+ */
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/cutils.h"
+#include "qemu/main-loop.h"
+#include "exec/exec-all.h"
+#include "hw/core/tcg-cpu-ops.h"
+#include "sysemu/cpu-timers.h"
+#include "hw/boards.h"
+#include "target/lanai/cpu.h"
+#include "myrinet.h"
+
+/* The private interrupt bit that keeps QEMU calling our hook. */
+#define MR_HOOK_IRQ CPU_INTERRUPT_TGT_EXT_0
+
+static MyrinetState *M;
+
+/* ---- time conversions ------------------------------------------------------ */
+
+static CPULanaiState *node_env(MrNode *n)
+{
+    return &LANAI_CPU(n->cs)->env;
+}
+
+/* Smallest absolute cycle count whose time is at or after t. */
+static uint64_t cycles_for(MrNode *n, uint64_t t)
+{
+    unsigned __int128 c;
+    uint64_t k;
+
+    if (t == UINT64_MAX) {
+        return UINT64_MAX;
+    }
+    c = (unsigned __int128)t * n->pp->nic_clock_hz /
+        ((unsigned __int128)n->pp->nic_cpi_micro * 1000000u);
+    k = c > UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t)c;
+    while (profile_nic_ps(n->pp, k) < t) {
+        k++;
+    }
+    while (k > 0 && profile_nic_ps(n->pp, k - 1) >= t) {
+        k--;
+    }
+    return k;
+}
+
+/* The same, relative to this CPU's own counter (0 if already behind). */
+static uint64_t env_cycles_for(MrNode *n, uint64_t t)
+{
+    uint64_t k = cycles_for(n, t);
+
+    if (k == UINT64_MAX) {
+        return UINT64_MAX;
+    }
+    return k > n->cycle_base ? k - n->cycle_base : 0;
+}
+
+static uint64_t cpu_time(MrNode *n)
+{
+    return profile_nic_ps(n->pp, n->cycle_base + node_env(n)->cycles);
+}
+
+uint64_t mr_node_now(MrNode *n)
+{
+    if (n->in_mmio) {
+        if (M->global_clock) {
+            /* negative test only: QEMU's global instruction count */
+            return profile_nic_ps(n->pp, n->cycle_base + icount_get_raw());
+        }
+        return cpu_time(n);
+    }
+    return n->now_ps;
+}
+
+/* ---- the per-CPU budget ------------------------------------------------------ */
+
+/*
+ * Let the CPU run 'want' more instructions from here. QEMU counts what ran
+ * as icount_budget minus what is left (u16.low + icount_extra); changing
+ * both by the same amount keeps that count right.
+ */
+static void set_remaining(CPUState *cs, uint64_t want)
+{
+    int64_t left = cpu_neg(cs)->icount_decr.u16.low + cs->icount_extra;
+    int64_t w = want > INT32_MAX ? INT32_MAX : (int64_t)want;
+    int64_t low = MIN(0xffff, w);
+
+    cs->icount_budget += w - left;
+    cpu_neg(cs)->icount_decr.u16.low = low;
+    cs->icount_extra = w - low;
+}
+
+/* ---- event queues ------------------------------------------------------------ */
+
+static bool ev_before(const MrEvent *a, const MrEvent *b)
+{
+    return a->t_ps < b->t_ps || (a->t_ps == b->t_ps && a->seq < b->seq);
+}
+
+void mr_post(MrNode *n, MrEvent *e)
+{
+    unsigned i;
+
+    e->seq = ++M->seq;
+    if (n->qn == n->qcap) {
+        n->qcap = n->qcap ? n->qcap * 2 : 16;
+        n->q = g_renew(MrEvent *, n->q, n->qcap);
+    }
+    i = n->qn++;
+    while (i > 0 && ev_before(e, n->q[(i - 1) / 2])) {
+        n->q[i] = n->q[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    n->q[i] = e;
+    M->events++;
+    if (n->in_mmio && n->state == MR_RUN) {
+        /* cannot happen: nothing a NIC does lands on itself within L */
+        error_report("myrinet: node %u: event posted inside its own window",
+                     n->id);
+        abort();
+    }
+}
+
+static MrEvent *ev_pop(MrNode *n)
+{
+    MrEvent *top = n->q[0], *last = n->q[--n->qn];
+    unsigned i = 0;
+
+    for (;;) {
+        unsigned c = 2 * i + 1;
+        if (c >= n->qn) {
+            break;
+        }
+        if (c + 1 < n->qn && ev_before(n->q[c + 1], n->q[c])) {
+            c++;
+        }
+        if (!ev_before(n->q[c], last)) {
+            break;
+        }
+        n->q[i] = n->q[c];
+        i = c;
+    }
+    if (n->qn) {
+        n->q[i] = last;
+    }
+    return top;
+}
+
+/* When something is next due at this node (event or NIC wake-up). */
+static uint64_t node_next(MrNode *n)
+{
+    uint64_t t = n->wake_ps;
+
+    if (n->qn && n->q[0]->t_ps < t) {
+        t = n->q[0]->t_ps;
+    }
+    return t;
+}
+
+static void ev_free(MrEvent *e)
+{
+    if (e->kind == MR_EV_PIO_WRITE_BLOCK) {
+        g_free(e->data);
+    }
+    g_free(e->pkt);
+    g_free(e);
+}
+
+/* Apply one event at its time. */
+static void ev_apply(MrNode *n, MrEvent *e)
+{
+    n->now_ps = e->t_ps;
+    switch (e->kind) {
+    case MR_EV_PIO_WRITE:
+        board_write32(&n->board, e->off, e->val);
+        break;
+    case MR_EV_PIO_WRITE_BLOCK:
+        if ((uint64_t)e->off + e->len <= n->sram_size) {
+            mr_sram_write(n, e->off, e->data, e->len);
+        } else {
+            for (uint32_t i = 0; i + 4 <= e->len; i += 4) {
+                board_write32(&n->board, e->off + i, ldl_be_p(e->data + i));
+            }
+        }
+        break;
+    case MR_EV_PIO_READ:
+        hostrt_pio_reply(&n->host, board_read32(&n->board, e->off));
+        break;
+    case MR_EV_PIO_READ_BLOCK: {
+        uint32_t words = (e->len + 3) / 4;
+        for (uint32_t i = 0; i < e->len; i += 4) {
+            uint8_t w[4];
+            stl_be_p(w, board_read32(&n->board, e->off + i));
+            memcpy(e->data + i, w, MIN(4u, e->len - i));
+        }
+        hostrt_pio_reply(&n->host, 0);
+        /* a burst of reads costs what the words would cost one by one */
+        n->host.pio_ready_ps += (uint64_t)(words - 1) * n->host.c.pio_read_ps;
+        break;
+    }
+    case MR_EV_PACKET:
+        nic_receive(&n->nic, e->pkt);
+        break;
+    }
+    ev_free(e);
+}
+
+/*
+ * Apply what is due at this node up to 'upto' (inclusive), wake-ups before
+ * events of the same time. A held node that gets released stops there: its
+ * CPU has to run to the next ones.
+ */
+static void node_apply_due(MrNode *n, uint64_t upto, bool running)
+{
+    for (;;) {
+        uint64_t t = node_next(n);
+
+        if (running) {
+            if (n->state != MR_RUN) {
+                running = false;        /* held meanwhile: catch up at once */
+            } else {
+                upto = cpu_time(n);
+            }
+        } else if (n->state == MR_RUN) {
+            return;
+        }
+        if (t == UINT64_MAX || t > upto) {
+            return;
+        }
+        if (n->wake_ps == t) {
+            n->wake_ps = UINT64_MAX;
+            n->now_ps = t;
+            nic_advance(&n->nic);
+        } else {
+            ev_apply(n, ev_pop(n));
+        }
+    }
+}
+
+/* ---- node states ------------------------------------------------------------- */
+
+static void set_state(MrNode *n, enum mr_state s)
+{
+    if (n->state == MR_RUN) {
+        M->nrun--;
+    }
+    if (s == MR_RUN) {
+        M->nrun++;
+    }
+    n->state = s;
+}
+
+void mr_cpu_hold(MrNode *n, bool hold)
+{
+    if (hold) {
+        if (n->state != MR_HELD) {
+            set_state(n, MR_HELD);
+        }
+        n->reset_pending = false;
+        return;
+    }
+    if (n->state != MR_HELD) {
+        return;
+    }
+    /* The LANai starts at address 0 at the release time. */
+    n->cycle_base = cycles_for(n, n->now_ps);
+    n->reset_pending = true;
+    set_state(n, MR_RUN);
+}
+
+/* Reset the CPU (registers, pc 0, cycle counter 0). cpu_reset() clears
+ * QEMU's icount fields and interrupt_request, which we keep. */
+static void node_cpu_reset(MrNode *n)
+{
+    CPUState *cs = n->cs;
+    uint16_t low = cpu_neg(cs)->icount_decr.u16.low;
+    int64_t extra = cs->icount_extra;
+
+    cpu_reset(cs);
+    cpu_neg(cs)->icount_decr.u16.low = low;
+    cs->icount_extra = extra;
+    cs->interrupt_request |= MR_HOOK_IRQ;
+    n->reset_pending = false;
+}
+
+void mr_wake_at(MrNode *n, uint64_t t_ps)
+{
+    if (t_ps < n->wake_ps) {
+        n->wake_ps = t_ps;
+    }
+    if (n->in_mmio && n->state == MR_RUN && !M->unsynced) {
+        /* Inside an access: this instruction ends its block; stop the CPU
+         * at the new time if that is before its current target. */
+        CPUState *cs = n->cs;
+        uint64_t c = node_env(n)->cycles + 1;
+        uint64_t k = env_cycles_for(n, t_ps);
+        int64_t left = cpu_neg(cs)->icount_decr.u16.low + cs->icount_extra;
+
+        if (k < n->target) {
+            uint64_t want = k > c ? k - c : 0;
+            n->target = k;
+            if ((int64_t)want < left) {
+                set_remaining(cs, want);
+            }
+        }
+    }
+}
+
+/* ---- transmit, console -------------------------------------------------------- */
+
+void mr_transmit(MrNode *n, uint64_t t_ps, const uint8_t *pkt, size_t len)
+{
+    MrTx tx = {
+        .t_ps = t_ps, .seq = ++M->seq, .node = n->id, .len = len,
+        .pkt = g_memdup2(pkt, len),
+    };
+    g_array_append_val(M->tx, tx);
+}
+
+static void emit_line(MrNode *n, uint64_t t_ps, const char *text, size_t len)
+{
+    MrLine l = {
+        .t_ps = t_ps, .seq = ++M->seq, .node = n->id,
+        .text = g_strndup(text, len),
+    };
+    g_array_append_val(M->lines, l);
+}
+
+void mr_console(MrNode *n, uint64_t t_ps, const char *text, size_t len)
+{
+    while (len) {
+        const char *nl = memchr(text, '\n', len);
+        size_t k = nl ? (size_t)(nl - text) : len;
+
+        if (!n->line->len) {
+            n->line_ps = t_ps;
+        }
+        g_string_append_len(n->line, text, k);
+        if (!nl) {
+            return;
+        }
+        emit_line(n, n->line_ps, n->line->str, n->line->len);
+        g_string_truncate(n->line, 0);
+        text += k + 1;
+        len -= k + 1;
+    }
+}
+
+static int line_cmp(gconstpointer a, gconstpointer b)
+{
+    const MrLine *x = a, *y = b;
+
+    if (x->t_ps != y->t_ps) {
+        return x->t_ps < y->t_ps ? -1 : 1;
+    }
+    if (x->node != y->node) {
+        return x->node < y->node ? -1 : 1;
+    }
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void flush_lines(void)
+{
+    if (!M->lines->len) {
+        return;
+    }
+    g_array_sort(M->lines, line_cmp);
+    for (guint i = 0; i < M->lines->len; i++) {
+        MrLine *l = &g_array_index(M->lines, MrLine, i);
+        printf("[node %u @ %" PRIu64 ".%06" PRIu64 " us] %s\n", l->node,
+               l->t_ps / 1000000, l->t_ps % 1000000, l->text);
+        g_free(l->text);
+    }
+    g_array_set_size(M->lines, 0);
+    fflush(stdout);
+}
+
+static int tx_cmp(gconstpointer a, gconstpointer b)
+{
+    const MrTx *x = a, *y = b;
+
+    if (x->t_ps != y->t_ps) {
+        return x->t_ps < y->t_ps ? -1 : 1;
+    }
+    if (x->node != y->node) {
+        return x->node < y->node ? -1 : 1;
+    }
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Give the fabric every packet that left before 'upto', in (time, node)
+ * order; their arrivals become events at the receivers. */
+static void flush_tx(uint64_t upto)
+{
+    static uint64_t last_t;
+    guint i, done = 0;
+
+    if (!M->tx->len) {
+        return;
+    }
+    g_array_sort(M->tx, tx_cmp);
+    for (i = 0; i < M->tx->len; i++) {
+        MrTx *tx = &g_array_index(M->tx, MrTx, i);
+        struct fabric_delivery *d;
+
+        if (tx->t_ps >= upto && !M->unsynced) {
+            break;
+        }
+        if (tx->t_ps < last_t) {
+            tx->t_ps = last_t;   /* only without synchronisation */
+        }
+        last_t = tx->t_ps;
+        d = g_new(struct fabric_delivery, 1);
+        if (fabric_send(M->fabric, tx->node, tx->t_ps, tx->pkt, tx->len, d)) {
+            error_report("myrinet: fabric: %s", d->why ? d->why : "error");
+            exit(1);
+        }
+        if (d->delivered) {
+            MrEvent *e = g_new0(MrEvent, 1);
+            if (d->head_ps < upto && !M->unsynced) {
+                error_report("myrinet: packet %u -> %u arrives at %" PRIu64
+                             " ps, inside the window it was sent in "
+                             "(lookahead %" PRIu64 " ps too large)",
+                             tx->node, d->dst, d->head_ps, M->lookahead_ps);
+                exit(1);
+            }
+            e->t_ps = d->head_ps;
+            e->kind = MR_EV_PACKET;
+            e->pkt = d;
+            mr_post(&M->node[d->dst], e);
+        } else {
+            g_free(d);
+        }
+        g_free(tx->pkt);
+        done = i + 1;
+    }
+    g_array_remove_range(M->tx, 0, done);
+}
+
+/* ---- the end --------------------------------------------------------------- */
+
+static G_NORETURN void finish(int status, const char *why)
+{
+    unsigned i;
+
+    for (i = 0; i < M->nodes; i++) {
+        MrNode *n = &M->node[i];
+        if (n->line->len) {
+            emit_line(n, n->line_ps, n->line->str, n->line->len);
+            g_string_truncate(n->line, 0);
+        }
+    }
+    flush_lines();
+    if (why) {
+        fprintf(stderr, "myrinet: %s at %" PRIu64 ".%06" PRIu64 " us\n", why,
+                M->win_start / 1000000, M->win_start % 1000000);
+    }
+    for (i = 0; i < M->nodes; i++) {
+        struct hostrt *h = &M->node[i].host;
+        if (h->state == HOSTRT_DONE && h->exit_status && !status) {
+            status = h->exit_status & 0xFF ? h->exit_status & 0xFF : 1;
+        }
+        if (h->state == HOSTRT_DONE && h->exit_status) {
+            fprintf(stderr, "myrinet: node %u: host program exit status %d\n",
+                    i, h->exit_status);
+        }
+    }
+    if (getenv("MYRINET_STATS")) {
+        fprintf(stderr, "myrinet: %" PRIu64 " windows, %" PRIu64 " events\n",
+                M->windows, M->events);
+    }
+    fflush(stdout);
+    fflush(stderr);
+    fabric_free(M->fabric);     /* closes the pcap trace */
+    mr_hosts_cleanup(M);
+    exit(status);
+}
+
+static bool all_hosts_done(void)
+{
+    for (unsigned i = 0; i < M->nodes; i++) {
+        if (M->node[i].host.state != HOSTRT_DONE) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The earliest time anything can happen when no CPU is running. */
+static uint64_t next_anything(void)
+{
+    uint64_t t = UINT64_MAX;
+
+    for (unsigned i = 0; i < M->nodes; i++) {
+        MrNode *n = &M->node[i];
+        uint64_t h = hostrt_next_ps(&n->host);
+        uint64_t e = node_next(n);
+        t = MIN(t, MIN(h, e));
+    }
+    return t;
+}
+
+/*
+ * Every NIC has reached the end of the window (or is held): close it and
+ * open the next one, until some CPU can run. Idle stretches (every CPU held,
+ * hosts blocked or computing) are skipped: the next window starts at the
+ * next time anything can happen.
+ */
+static void advance(void)
+{
+    for (;;) {
+        bool any_wait = false;
+        uint64_t start;
+
+        flush_lines();
+        flush_tx(M->win_end);
+        if (all_hosts_done()) {
+            finish(0, NULL);
+        }
+        start = M->win_end;
+        for (unsigned i = 0; i < M->nodes && !any_wait; i++) {
+            any_wait = M->node[i].state != MR_HELD;
+        }
+        if (!any_wait) {
+            uint64_t x = next_anything();
+            if (x == UINT64_MAX) {
+                finish(3, "every host waits and nothing is due (deadlock)");
+            }
+            start = MAX(start, x);
+        }
+        if (M->limit_ps && start >= M->limit_ps) {
+            M->win_start = M->limit_ps;
+            finish(124, "time limit reached");
+        }
+        M->win_start = start;
+        M->win_end = start + M->lookahead_ps;
+        M->windows++;
+
+        for (unsigned i = 0; i < M->nodes; i++) {
+            hostrt_run(&M->node[i].host, M->win_end);
+        }
+        for (unsigned i = 0; i < M->nodes; i++) {
+            MrNode *n = &M->node[i];
+            if (n->state == MR_HELD) {
+                node_apply_due(n, M->win_end - 1, false);
+            }
+            if (n->state == MR_WAIT) {
+                set_state(n, MR_RUN);
+            }
+            if (n->state == MR_RUN) {
+                n->cs->halted = 0;
+            }
+        }
+        if (M->nrun) {
+            return;
+        }
+    }
+}
+
+/* ---- the CPU hook ---------------------------------------------------------------- */
+
+static void compute_target(MrNode *n)
+{
+    uint64_t k_end = env_cycles_for(n, M->win_end);
+    uint64_t k_next = env_cycles_for(n, node_next(n));
+
+    n->target = MIN(k_end, k_next);
+}
+
+static uint64_t unsynced_chunk(void)
+{
+    /* how far a CPU gets before the host switches to another one: host
+     * timing decides, as with free-running threads */
+    return 200 + (uint64_t)(get_clock_realtime() / 100) % 5000;
+}
+
+/*
+ * Called by QEMU between translation blocks of this node's CPU: apply what
+ * is due, then let the CPU run exactly to its next target, or halt it.
+ * Returns true if the CPU was reset (QEMU must not chain blocks across).
+ */
+static bool mr_cpu_exec_interrupt(CPUState *cs, int request)
+{
+    MrNode *n = &M->node[cs->cpu_index];
+    bool reset = false;
+
+    for (;;) {
+        if (n->reset_pending) {
+            node_cpu_reset(n);
+            reset = true;
+        }
+        if (n->state == MR_RUN) {
+            node_apply_due(n, 0, true);
+            if (n->state != MR_RUN) {
+                continue;
+            }
+            compute_target(n);
+            if (n->target > node_env(n)->cycles) {
+                break;                  /* run to it */
+            }
+            set_state(n, MR_WAIT);      /* at the window's end */
+        }
+        /*
+         * Not running. The last CPU to reach the window's end opens the
+         * next one; without synchronisation (negative tests) whoever gets
+         * there first does, whatever the others are doing.
+         */
+        if (M->nrun == 0 || (M->unsynced && n->state == MR_WAIT)) {
+            unsigned others = M->nrun;
+            M->nrun = 0;
+            advance();
+            M->nrun += others;
+            continue;
+        }
+        break;
+    }
+    if (n->state == MR_RUN) {
+        uint64_t want = n->target - node_env(n)->cycles;
+        set_remaining(cs, M->unsynced ? unsynced_chunk() : want);
+        cs->halted = 0;
+    } else {
+        set_remaining(cs, 0);
+        cs->halted = 1;
+    }
+    return reset;
+}
+
+static struct TCGCPUOps mr_tcg_ops;
+
+void mr_sync_install_hooks(CPUState *cs)
+{
+    CPUClass *cc = CPU_GET_CLASS(cs);
+
+    if (cc->tcg_ops != &mr_tcg_ops) {
+        /* A copy of the LANai CPU's operations with our hook added: the
+         * target itself knows nothing of the machine. */
+        mr_tcg_ops = *cc->tcg_ops;
+        mr_tcg_ops.cpu_exec_interrupt = mr_cpu_exec_interrupt;
+        cc->tcg_ops = &mr_tcg_ops;
+    }
+    cs->interrupt_request |= MR_HOOK_IRQ;
+}
+
+void mr_sync_init(MyrinetState *m)
+{
+    M = m;
+    m->tx = g_array_new(false, false, sizeof(MrTx));
+    m->lines = g_array_new(false, false, sizeof(MrLine));
+    m->win_start = 0;
+    m->win_end = 0;     /* the first advance() opens [0, L) */
+    m->nrun = 0;
+    m->unsynced = getenv("MYRINET_UNSYNC") && atoi(getenv("MYRINET_UNSYNC"));
+    m->global_clock = getenv("MYRINET_GLOBAL_CLOCK") &&
+                      atoi(getenv("MYRINET_GLOBAL_CLOCK"));
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The myrinet cluster machine: state shared by its parts.
+ *
+ *   myrinet.c       the QOM machine: properties, nodes (CPU cluster, private
+ *                   address space with SRAM and special registers), wiring
+ *   myrinet-sync.c  time: per-node event queues, conservative windows, the
+ *                   per-CPU instruction budget, the fabric, console output
+ *   myrinet-host.c  hosts: per-node copies of the host program, the board
+ *                   backend the firmware loader uses over PIO
+ *
+ * docs/myrinet.md describes the machine for users and firmware writers.
+ */
+#ifndef HW_LANAI_MYRINET_H
+#define HW_LANAI_MYRINET_H
+
+#include "exec/memory.h"
+#include "hw/core/cpu.h"
+#include "nicoll/nic.h"
+#include "nicoll/nicboard/board.h"
+#include "nicoll/hostrt.h"
+#include "nicoll/profile.h"
+#include "nicoll/fabric.h"
+#include "nicoll/topology.h"
+
+#define MR_SPECIAL_BASE 0xFFFFFE00u
+#define MR_SPECIAL_SIZE 0x200u
+
+enum mr_state {
+    MR_HELD,    /* LANai held in reset (CPU halted) */
+    MR_RUN,     /* CPU runs towards its next target */
+    MR_WAIT,    /* CPU reached the window end; waits for the others */
+};
+
+enum mr_ev_kind {
+    MR_EV_PIO_WRITE,
+    MR_EV_PIO_WRITE_BLOCK,
+    MR_EV_PIO_READ,
+    MR_EV_PIO_READ_BLOCK,
+    MR_EV_PACKET,
+};
+
+typedef struct MrEvent {
+    uint64_t t_ps, seq;
+    enum mr_ev_kind kind;
+    uint32_t off, val, len;
+    uint8_t *data;                     /* block write: copy; block read: host's buffer */
+    struct fabric_delivery *pkt;
+} MrEvent;
+
+typedef struct MrNode {
+    unsigned id;
+    struct MyrinetState *m;
+    CPUState *cs;
+    Object *cluster;
+    MemoryRegion container, sram, specials;
+    uint8_t *sram_ptr;
+    uint32_t sram_size;
+    const struct profile_params *pp;
+
+    struct nic nic;
+    struct board board;
+    struct hostrt host;
+
+    enum mr_state state;
+    bool reset_pending;        /* released: reset the CPU before it runs */
+    bool in_mmio;              /* inside a special-register access of this CPU */
+    uint64_t cycle_base;       /* node cycles = cycle_base + env->cycles */
+    uint64_t target;           /* env->cycles where the CPU must stop next */
+    uint64_t now_ps;           /* the node's time outside CPU accesses */
+    uint64_t wake_ps;          /* nic_advance() due then (UINT64_MAX: none) */
+    MrEvent **q;               /* binary heap on (t_ps, seq) */
+    unsigned qn, qcap;
+
+    /* host program */
+    void *dl;
+    int (*prog_main)(int, char **);
+    char **argv;
+    int argc;
+    GString *line;             /* console text not yet ended by a newline */
+    uint64_t line_ps;
+} MrNode;
+
+typedef struct MrTx {
+    uint64_t t_ps, seq;
+    unsigned node;
+    uint32_t len;
+    uint8_t *pkt;
+} MrTx;
+
+typedef struct MrLine {
+    uint64_t t_ps, seq;
+    unsigned node;
+    char *text;
+} MrLine;
+
+struct MyrinetState {
+    MachineState parent_obj;
+
+    /* properties */
+    uint32_t nodes;
+    char *topology, *profile_path, *program, *faults, *pcap;
+    const char *firmware;          /* MachineState.firmware */
+    char *time_limit, *host_mem, *args;
+    uint64_t seed;
+
+    /* built from them */
+    struct profile prof;
+    struct topo *topo;
+    struct fabric *fabric;
+    MrNode *node;
+    uint8_t *fw_image;
+    size_t fw_len;
+    char *tmpdir;
+    uint64_t host_mem_bytes;
+    uint64_t limit_ps;
+
+    /* time */
+    uint64_t lookahead_ps;
+    uint64_t win_start, win_end;   /* the current window [start, end) */
+    unsigned nrun;                 /* nodes in MR_RUN */
+    uint64_t seq;
+    bool unsynced;                 /* MYRINET_UNSYNC=1: negative tests only */
+    bool global_clock;             /* MYRINET_GLOBAL_CLOCK=1: likewise */
+
+    GArray *tx;                    /* MrTx not yet given to the fabric */
+    GArray *lines;                 /* console lines of the current window */
+    uint64_t windows, events;
+};
+typedef struct MyrinetState MyrinetState;
+
+#define TYPE_MYRINET_MACHINE MACHINE_TYPE_NAME("myrinet")
+OBJECT_DECLARE_SIMPLE_TYPE(MyrinetState, MYRINET_MACHINE)
+
+/* myrinet-sync.c */
+void mr_sync_init(MyrinetState *m);
+void mr_sync_install_hooks(CPUState *cs);
+uint64_t mr_node_now(MrNode *n);
+void mr_post(MrNode *n, MrEvent *e);
+void mr_wake_at(MrNode *n, uint64_t t_ps);
+void mr_transmit(MrNode *n, uint64_t t_ps, const uint8_t *pkt, size_t len);
+void mr_cpu_hold(MrNode *n, bool hold);
+void mr_console(MrNode *n, uint64_t t_ps, const char *text, size_t len);
+void mr_sram_write(MrNode *n, uint32_t addr, const void *buf, uint32_t len);
+
+/* myrinet-host.c */
+void mr_hosts_init(MyrinetState *m);
+void mr_host_pio_write(void *opaque, unsigned node, uint64_t t, uint32_t off, uint32_t v);
+void mr_host_pio_read(void *opaque, unsigned node, uint64_t t, uint32_t off);
+void mr_host_console(void *opaque, unsigned node, uint64_t t, const char *s, size_t len);
+void mr_hosts_cleanup(MyrinetState *m);
+
+#endif
