@@ -35,6 +35,10 @@ struct nc_board {
 /* Map PATH (a sysfs resource file or a fake-BAR file of at least 16 MB). */
 int nc_board_open_mmap(struct nc_board *b, const char *path, char *err, size_t errlen);
 
+/* In an emulated host program: the board window through the host
+ * interface's PIO (board_hostif.c). */
+void nc_board_open_hostif(struct nc_board *b);
+
 /* Create (or overwrite) a 16 MB fake-BAR file: zero SRAM, an EEPROM with
  * the given SRAM size and clock value, board id and serial. */
 int nc_board_make_fake(const char *path, uint32_t sram_size, uint32_t clockval,
