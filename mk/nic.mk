@@ -12,11 +12,11 @@ $(BUILD)/tests/nic/test_nic: tests/nic/test_nic.c $(NIC_SRCS) $(NIC_HDRS) $(FABR
 
 # The board window, tested with the host loader and ref/iss as the LANai CPU.
 ALL_TARGETS += $(BUILD)/tests/nic/test_board
-BOARD_TEST_SRCS := lanai-emu/nic/board_window.c $(NIC_SRCS) host/lib/fwload.c \
+BOARD_TEST_SRCS := lanai-emu/nic/board.c $(NIC_SRCS) host/lib/fwload.c \
                    $(TC)/lib/loadable.c $(TC)/lib/crc32.c ref/iss/iss.c ref/iss/disas.c
 
 $(BUILD)/tests/nic/test_board: tests/nic/test_board.c $(BOARD_TEST_SRCS) $(NIC_HDRS) \
-		lanai-emu/nic/board_window.h host/lib/fwload.h ref/iss/iss.h
+		lanai-emu/nic/board.h host/lib/fwload.h ref/iss/iss.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(FABRIC_CFLAGS) -Ilanai-emu/nic -Ifirmware/hal \
 	    -Ifirmware/mcp -Ihost/lib -Iref/iss -I$(TC)/lib -I$(TC)/include \

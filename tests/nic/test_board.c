@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of the board window (lanai-emu/nic/board_window.c): power-up hold, SRAM
+ * Tests of the board window (lanai-emu/nic/board.c): power-up hold, SRAM
  * through the window, the control register, the host interrupt, specials
  * and EEPROM from the host side; and a whole load through the window: the
  * host library's loader (host/lib/fwload.c) writes tests/host/fw_ready.img
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "board_window.h"
+#include "board.h"
 #include "fwload.h"
 #include "iss.h"
 #include "lanai9_regs.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The board window of one LANai 9 board (board.h, docs/nic.md). */
-#include "board_window.h"
+#include "board.h"
 
 #include <string.h>
 
