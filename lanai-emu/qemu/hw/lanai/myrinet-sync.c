@@ -611,6 +611,16 @@ static bool mr_cpu_exec_interrupt(CPUState *cs, int request)
     MrNode *n = &M->node[cs->cpu_index];
     bool reset = false;
 
+    if (M->unsynced && n->unsync_slice) {
+        /* Negative tests: a slice of host-dependent length, then the next
+         * CPU, as free-running threads would interleave. */
+        if (cpu_neg(cs)->icount_decr.u16.low + cs->icount_extra > 0) {
+            return false;
+        }
+        n->unsync_slice = false;
+        cs->exit_request = 1;
+        return false;
+    }
     for (;;) {
         if (n->reset_pending) {
             node_cpu_reset(n);
@@ -644,6 +654,7 @@ static bool mr_cpu_exec_interrupt(CPUState *cs, int request)
     if (n->state == MR_RUN) {
         uint64_t want = n->target - node_env(n)->cycles;
         set_remaining(cs, M->unsynced ? unsynced_chunk() : want);
+        n->unsync_slice = M->unsynced;
         cs->halted = 0;
     } else {
         set_remaining(cs, 0);

@@ -65,6 +65,7 @@ typedef struct MrNode {
     enum mr_state state;
     bool reset_pending;        /* released: reset the CPU before it runs */
     bool in_mmio;              /* inside a special-register access of this CPU */
+    bool unsync_slice;         /* MYRINET_UNSYNC: running a slice */
     uint64_t cycle_base;       /* node cycles = cycle_base + env->cycles */
     uint64_t target;           /* env->cycles where the CPU must stop next */
     uint64_t now_ps;           /* the node's time outside CPU accesses */

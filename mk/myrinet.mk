@@ -1,0 +1,32 @@
+# The myrinet cluster machine (lanai-emu/qemu/hw/lanai/myrinet*.c, built into
+# qemu-system-lanai by mk/emu.mk), its front end lanai-run, and its tests:
+# LANai test firmware built with lanai-cc, host programs as shared objects.
+# docs/myrinet.md.
+MYRINET_T := $(BUILD)/tests/myrinet
+
+ALL_TARGETS += $(BIN)/lanai-run $(MYRINET_T)/fw_net.img $(MYRINET_T)/fw_silent.img \
+               $(MYRINET_T)/host_net.so
+CHECK_SUITES += tests/myrinet/suite
+
+.PHONY: bench-myrinet
+
+$(BIN)/lanai-run: host/tools/lanai-run
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod +x $@
+
+$(MYRINET_T)/%.img: tests/myrinet/%.c firmware/hal/lanai9_regs.h firmware/mcp/shared_block.h \
+		$(BIN)/lanai-cc $(BIN)/lanai-ld $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc -O2 -Ifirmware/hal -Ifirmware/mcp $< -o $(MYRINET_T)/$*.elf \
+	    -Wl,--mem-size,2M,--image,$@
+
+$(MYRINET_T)/%.so: tests/myrinet/%.c lanai-emu/host/hostif.h firmware/hal/lanai9_regs.h \
+		firmware/mcp/shared_block.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC -Ilanai-emu/host -Ifirmware/hal \
+	    -Ifirmware/mcp $< -o $@
+
+# Host seconds per simulated millisecond (build/bench/myrinet.csv).
+bench-myrinet: all
+	@bash tests/myrinet/bench

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Test firmware for the myrinet machine: answers the loader's handshake,
+ * then waits for a command its host writes into the host-shared block,
+ * sends and receives packets with the send and receive engines, and
+ * writes what it saw back into the block for the host to read.
+ *
+ * Command block (offsets from the shared block, host writes, CMD last):
+ *   0x100 CMD     1: go
+ *   0x104 DST     destination node (crossbar: route byte 0x80 | DST)
+ *   0x108 LEN     payload bytes per packet
+ *   0x10C COUNT   packets to send
+ *   0x110 SPIN    idle loop iterations before the first send
+ *   0x114 EXPECT  packets to receive
+ * Results (firmware writes, DONE last):
+ *   0x140 DONE 1, 0x144 packets received, 0x148 last length received,
+ *   0x14C ISR at the last RECV, 0x150 sum of all received bytes,
+ *   0x154 RTC at the end, 0x158 RECVs with ILLEGAL_RECEIVED (CRC error)
+ */
+#include <stdint.h>
+
+#include "lanai9_regs.h"
+#include "shared_block.h"
+
+extern char __mem_size[];
+
+#define REG(off) (*(volatile uint32_t *)(L9_SPECIAL_BASE + (off)))
+#define PKT_TYPE 0x0A01u
+
+/* packet buffers on pages of their own (translated code stays valid) */
+static uint8_t txbuf[16384] __attribute__((aligned(4096)));
+static uint8_t rxbuf[16384] __attribute__((aligned(4096)));
+
+static void arm(void)
+{
+    REG(L9_RMP) = (uint32_t)(uintptr_t)rxbuf;
+    REG(L9_RML) = (uint32_t)(uintptr_t)rxbuf + sizeof rxbuf;
+}
+
+static void send(uint32_t me, uint32_t dst, uint32_t len, uint32_t seq)
+{
+    uint8_t *h = txbuf + 8;
+
+    txbuf[7] = (uint8_t)(0x80u | dst);          /* route, right-aligned */
+    h[0] = PKT_TYPE >> 8;
+    h[1] = PKT_TYPE & 0xFF;
+    h[2] = (uint8_t)(len >> 8);
+    h[3] = (uint8_t)len;
+    for (uint32_t i = 0; i < len; i++)
+        h[4 + i] = (uint8_t)(me * 31 + seq * 7 + i);
+    REG(L9_SMP) = (uint32_t)(uintptr_t)txbuf;
+    REG(L9_SA) = 7;
+    REG(L9_SMLT) = (uint32_t)(uintptr_t)(h + 4 + len);
+}
+
+int main(void)
+{
+    volatile uint32_t *sb = (volatile uint32_t *)NC_SB_ADDR((uint32_t)(uintptr_t)__mem_size);
+    uint32_t me, dst, len, count, spin, expect, sent = 0, got = 0, sum = 0, bad = 0;
+
+    sb[NC_SB_OFF_READY / 4] = NC_SB_READY_MAGIC;
+    while (sb[0x100 / 4] != 1)
+        ;
+    me = sb[NC_SB_OFF_NODE_ID / 4];
+    dst = sb[0x104 / 4];
+    len = sb[0x108 / 4];
+    count = sb[0x10C / 4];
+    spin = sb[0x110 / 4];
+    expect = sb[0x114 / 4];
+    if (len > sizeof txbuf - 16)
+        len = sizeof txbuf - 16;
+    arm();
+    for (volatile uint32_t i = 0; i < spin; i++)
+        ;
+    while (sent < count || got < expect) {
+        uint32_t isr = REG(L9_ISR);
+
+        if (sent < count && (isr & L9_ISR_SEND)) {
+            send(me, dst, len, sent);
+            sent++;
+        }
+        if (isr & L9_ISR_RECV) {
+            uint32_t n = REG(L9_RMP) - (uint32_t)(uintptr_t)rxbuf;
+            for (uint32_t i = 0; i < n; i++)
+                sum += rxbuf[i];
+            if (isr & L9_ISR_ILLEGAL_RX)
+                bad++;
+            sb[0x148 / 4] = n;
+            sb[0x14C / 4] = isr;
+            REG(L9_ISR) = L9_ISR_RECV | L9_ISR_HEAD | L9_ISR_BUFF | L9_ISR_ORUN1 |
+                          L9_ISR_ORUN2 | L9_ISR_ORUN4 | L9_ISR_ILLEGAL_RX;
+            got++;
+            arm();
+        }
+    }
+    sb[0x144 / 4] = got;
+    sb[0x150 / 4] = sum;
+    sb[0x154 / 4] = REG(L9_RTC);
+    sb[0x158 / 4] = bad;
+    sb[0x140 / 4] = 1;
+    for (;;)
+        ;
+}
