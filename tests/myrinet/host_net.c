@@ -9,6 +9,8 @@
  *   fanin LEN         every node but 0 sends one packet to node 0
  *   ring LEN COUNT    node i sends COUNT packets to i+1, receives COUNT
  *   same SPIN         every node idles SPIN loop turns, sends to itself
+ *   stream LEN COUNT  node 0 sends COUNT packets to node 1 back to back;
+ *                     node 1 reports how many arrived within 3 ms
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +55,10 @@ int main(int argc, char **argv)
         dst = (me + 1) % n;
         count = expect = b;
         spin = (me * 37) % 100;
+    } else if (!strcmp(mode, "stream")) {
+        len = a;
+        if (me == 0) { dst = 1 % n; count = b; }
+        if (me == 1 % n) expect = b;
     } else if (!strcmp(mode, "same")) {
         spin = a;
         count = expect = 1;
@@ -67,6 +73,11 @@ int main(int argc, char **argv)
     put(0x110, spin);
     put(0x114, expect);
     put(0x100, 1);
+    if (!strcmp(mode, "stream") && me == 1 % n && me != 0) {
+        nc_host_compute_ns(3000000);
+        nc_host_printf("stream rx=%u\n", get(0x144));
+        return 0;
+    }
     for (tries = 0; tries < 2000 && get(0x140) != 1; tries++)
         nc_host_compute_ns(5000);
     if (tries == 2000) {
