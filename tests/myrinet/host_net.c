@@ -9,6 +9,7 @@
  *   fanin LEN         every node but 0 sends one packet to node 0
  *   ring LEN COUNT    node i sends COUNT packets to i+1, receives COUNT
  *   same SPIN         every node idles SPIN loop turns, sends to itself
+ *   idle MS           nothing: the firmware polls its command word for MS ms
  *   stream LEN COUNT  node 0 sends COUNT packets to node 1 back to back;
  *                     node 1 reports how many arrived within 3 ms
  */
@@ -42,6 +43,10 @@ int main(int argc, char **argv)
     unsigned tries;
 
     sb = NC_SB_ADDR(nc_host_pio_read32(L9_BAR_EEPROM + L9_EE_SRAM_SIZE));
+    if (!strcmp(mode, "idle")) {
+        nc_host_compute_ns((uint64_t)a * 1000000);
+        return 0;
+    }
     if (!strcmp(mode, "pair")) {
         len = a;
         if (me == 0) { dst = 1 % n; count = 1; }

@@ -503,10 +503,13 @@ static G_NORETURN void finish(int status, const char *why)
     exit(status);
 }
 
+/* Every host program has returned, and the NICs' time has caught up with
+ * the hosts' clocks (a program ending with a computation ends then). */
 static bool all_hosts_done(void)
 {
     for (unsigned i = 0; i < M->nodes; i++) {
-        if (M->node[i].host.state != HOSTRT_DONE) {
+        const struct hostrt *h = &M->node[i].host;
+        if (h->state != HOSTRT_DONE || h->now_ps > M->win_end) {
             return false;
         }
     }

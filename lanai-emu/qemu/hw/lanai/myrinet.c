@@ -243,20 +243,14 @@ static void build_node(MyrinetState *m, MachineState *ms, unsigned i)
     n->wake_ps = UINT64_MAX;
     n->line = g_string_new(NULL);
 
-    /* SRAM: our own mapping, without QEMU's huge-page advice, so that 1024
-     * nodes cost only the pages their firmware touches */
-    n->sram_ptr = mmap(NULL, n->sram_size, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (n->sram_ptr == MAP_FAILED) {
-        error_report("myrinet: node %u: cannot map %u bytes of SRAM", i,
-                     n->sram_size);
-        exit(1);
-    }
-    madvise(n->sram_ptr, n->sram_size, MADV_NOHUGEPAGE);
+    /* SRAM: a slice of the one RAM block of all nodes (QEMU looks RAM
+     * blocks up by host address linearly, on every translation-block
+     * lookup that misses its cache) */
+    n->sram_ptr = m->sram_all + m->sram_off[i];
 
     memory_region_init(&n->container, OBJECT(m), name, 0x100000000ull);
-    memory_region_init_ram_ptr(&n->sram, OBJECT(m), "sram", n->sram_size,
-                               n->sram_ptr);
+    memory_region_init_alias(&n->sram, OBJECT(m), "sram", &m->sram_mr,
+                             m->sram_off[i], n->sram_size);
     memory_region_add_subregion(&n->container, 0, &n->sram);
     memory_region_init_io(&n->specials, OBJECT(m), &specials_ops, n,
                           "specials", MR_SPECIAL_SIZE);
@@ -369,9 +363,30 @@ static void myrinet_init(MachineState *ms)
     build_fabric(m);
     mr_sync_init(m);
     m->node = g_new0(MrNode, m->nodes);
+    /* All SRAM in one mapping of our own, without QEMU's huge-page advice,
+     * so that 1024 nodes cost only the pages their firmware touches. */
+    m->sram_off = g_new0(uint64_t, m->nodes + 1);
+    for (unsigned i = 0; i < m->nodes; i++) {
+        uint64_t sz = profile_node(&m->prof, i)->nic_sram_bytes;
+        m->sram_off[i + 1] = m->sram_off[i] + ROUND_UP(sz, 64 * KiB);
+    }
+    m->sram_all = mmap(NULL, m->sram_off[m->nodes], PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m->sram_all == MAP_FAILED) {
+        error_report("myrinet: cannot map %" PRIu64 " bytes of SRAM",
+                     m->sram_off[m->nodes]);
+        exit(1);
+    }
+    madvise(m->sram_all, m->sram_off[m->nodes], MADV_NOHUGEPAGE);
+    memory_region_init_ram_ptr(&m->sram_mr, OBJECT(m), "myrinet.sram",
+                               m->sram_off[m->nodes], m->sram_all);
+    /* One memory transaction: otherwise every region added re-renders the
+     * address spaces of all the nodes built so far (quadratic in nodes). */
+    memory_region_transaction_begin();
     for (unsigned i = 0; i < m->nodes; i++) {
         build_node(m, ms, i);
     }
+    memory_region_transaction_commit();
     mr_hosts_init(m);
     qemu_register_reset(myrinet_reset, m);
     printf("myrinet: %u nodes, profile %s, topology %s, seed %" PRIu64

@@ -113,6 +113,9 @@ struct MyrinetState {
     uint8_t *fw_image;
     size_t fw_len;
     char *tmpdir;
+    MemoryRegion sram_mr;          /* every node's SRAM, one RAM block */
+    uint8_t *sram_all;
+    uint64_t *sram_off;
     uint64_t host_mem_bytes;
     uint64_t limit_ps;
 
