@@ -8,8 +8,6 @@ ALL_TARGETS += $(BIN)/lanai-run $(MYRINET_T)/fw_net.img $(MYRINET_T)/fw_silent.i
                $(MYRINET_T)/host_net.so
 CHECK_SUITES += tests/myrinet/suite
 
-.PHONY: bench-myrinet
-
 $(BIN)/lanai-run: host/tools/lanai-run
 	@mkdir -p $(@D)
 	cp $< $@
@@ -26,7 +24,3 @@ $(MYRINET_T)/%.so: tests/myrinet/%.c lanai-emu/host/hostif.h firmware/hal/lanai9
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC -Ilanai-emu/host -Ifirmware/hal \
 	    -Ifirmware/mcp $< -o $@
-
-# Host seconds per simulated millisecond (build/bench/myrinet.csv).
-bench-myrinet: all
-	@bash tests/myrinet/bench
