@@ -97,6 +97,15 @@
 #define MEMB(b)   ((b) == 0 -> ALLSLOTS : (BIT(((b) - 1) % NS) | BIT((b) % NS)))
 #define MEMBER(s, b) ((MEMB(b) >> (s)) & 1)
 
+/* -DTRACE: simulations print every use of the record, one line each, for
+ * tests/models/replay to check against ref/proto/nc_barrec.  The verified
+ * model is compiled without it. */
+#ifdef TRACE
+#define TR(x) x;
+#else
+#define TR(x)
+#endif
+
 #define SEND 1
 #define RECV 2
 #define MSG  1          /* barrier message */
@@ -214,13 +223,16 @@ inline advance(s) {
             opi[s]++
         :: opk == RECV && ((rec[s] >> opp) & 1) ->
             /* the message came early: use the record */
+            TR(printf("BR TAKE %d %d 1\n", s, opp))
             stale = stale || rinc[s * NS + opp] != inc[s];
             wrongbar = wrongbar || (rbar[s * NS + opp] != bar[s] && rinc[s * NS + opp] == inc[s]);
 #ifndef BROKEN_NO_CLEAR_BIT
             rec[s] = rec[s] & ~BIT(opp);
 #endif
             opi[s]++
-        :: opk == RECV && !((rec[s] >> opp) & 1) -> break   /* wait for it */
+        :: opk == RECV && !((rec[s] >> opp) & 1) ->         /* wait for it */
+            TR(printf("BR TAKE %d %d 0\n", s, opp))
+            break
         :: opk == 0 -> busy[s] = 0; fin[s] = 1; break      /* barrier complete */
         fi
     :: else -> break
@@ -230,6 +242,7 @@ inline advance(s) {
 
 /* The endpoint s opens: reject what was recorded while it was closed. */
 inline nic_open(s) {
+    TR(printf("BR OPEN %d %d\n", s, rec[s]))
 #ifdef BROKEN_NO_REJECT_ON_OPEN
     skip;
 #elif defined(BROKEN_CLEAR_ON_OPEN)
@@ -252,8 +265,12 @@ inline nic_open(s) {
     gen[s]++; open[s] = 1
 }
 
+/* The endpoint s closes: its barrier is aborted, its send records are
+ * dropped, and what was recorded while it was open is forgotten (those
+ * senders belong to the run that is ending). */
 inline nic_close(s) {
-    open[s] = 0; busy[s] = 0; fin[s] = 0;
+    TR(printf("BR CLOSE %d\n", s))
+    open[s] = 0; busy[s] = 0; fin[s] = 0; rec[s] = 0;
     x = 0;
     do :: x < NS -> pend[s * NS + x] = 0; x++ :: else -> break od;
     x = 0
@@ -285,6 +302,8 @@ end:
                 advance(dst)
             :: else ->
                 /* unexpected, or for a closed endpoint: record it */
+                TR(printf("BR RECV %d %d %d\n", dst, src,
+                          (open[dst] -> ((rec[dst] >> src) & 1) : 2)))
                 overrun = overrun || (open[dst] && ((rec[dst] >> src) & 1));
                 rec[dst] = rec[dst] | BIT(src);
                 rgen[dst * NS + src] = g;

@@ -86,6 +86,15 @@
 #define FIRSTKID(i) ((i) * FANOUT + 1)
 #define HB(i, k)    hbuf[(i) * M + (k) - 1]   /* node i's host copy of message k */
 
+/* -DTRACE: simulations print the protocol decisions, one line each, for
+ * tests/models/replay to check against the C cores of ref/proto.  The
+ * verified model is compiled without it. */
+#ifdef TRACE
+#define TR(x) x
+#else
+#define TR(x)
+#endif
+
 chan data[N] = [CAP] of { byte, byte };   /* data[i]: parent -> i: seq, payload */
 chan ack[N]  = [CAP] of { byte, byte };   /* ack[i]: children -> i: child, seq */
 
@@ -183,7 +192,8 @@ proctype Host()
 {
     byte c;
     do
-    :: atomic { sseq[0] < M; sseq[0]++; to_kids(0, sseq[0], HB(0, sseq[0])) }
+    :: atomic { sseq[0] < M; sseq[0]++; TR(printf("MC PUSH 0 %d\n", sseq[0]));
+                to_kids(0, sseq[0], HB(0, sseq[0])) }
     :: else -> break
     od
 }
@@ -209,11 +219,14 @@ end:
                     rseq[me] = s;
                     HB(me, s) = d;                        /* RDMA into the host buffer */
                     dlv[me]++; last[me] = d;              /* delivered to the host */
+                    TR(printf("MC RX %d %d 0 %d\n", me, s, s));
                     sseq[me] = s;                         /* forward: same seq, one record */
+                    TR(if :: FIRSTKID(me) < N -> printf("MC PUSH %d %d\n", me, s) :: else -> skip fi);
                     to_kids(me, s, d);
                     release(me);                          /* a leaf has nothing to wait for */
                     xack(me, s)
                 :: else ->
+                    TR(printf("MC RX %d %d %d %d\n", me, s, (s <= rseq[me] -> 1 : 2), rseq[me]));
                     xack(me, rseq[me])                    /* duplicate or gap: re-ack */
                 fi
             fi;
@@ -226,6 +239,7 @@ end:
 proctype AckRx(byte me)
 {
     byte c, k, ok;
+    TR(byte r0; byte c1);
 end:
     do
     :: atomic {
@@ -237,7 +251,9 @@ end:
                 :: k > acked[c] -> acked[c] = k; aloss[c] = 0
                 :: else -> skip
                 fi;
-                release(me)
+                TR(r0 = rel[me]; c1 = c);
+                release(me);
+                TR(printf("MC ACK %d %d %d %d\n", me, c1 - FIRSTKID(me), k, rel[me] - r0))
             fi;
             c = 0; k = 0
         }
@@ -261,6 +277,7 @@ end:
                 if
                 :: UNACKED(me, c - FIRSTKID(me)) ->
                     k = acked[c] + 1;
+                    TR(printf("MC RESEND %d %d %d %d\n", me, c - FIRSTKID(me), k, sseq[me] - acked[c]));
                     do
                     :: k <= sseq[me] -> xmit(c, k, HB(me, k)); k++
                     :: else -> break

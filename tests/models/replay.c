@@ -1,0 +1,166 @@
+/*
+ * replay: check that the C protocol cores of ref/proto make the same
+ * decisions as the SPIN models, on traces of seeded random simulations.
+ *
+ *   spin -DTRACE -n<seed> -u<steps> mcast_order.pml        | replay mc N FANOUT M
+ *   spin -DTRACE -n<seed> -u<steps> barrier_unexpected.pml | replay br NS PORTS
+ *
+ * The models print one line per protocol decision (see TR(...) in the .pml
+ * files); every line is replayed on the C state and the C answer compared
+ * with the model's:
+ *   MC PUSH node seq                  nc_mc_push returns seq
+ *   MC RX node seq verdict ack        nc_rx_receive: same verdict (0 accept,
+ *                                     1 duplicate, 2 gap); the model re-acks
+ *                                     `ack' cumulatively, the C replies ACK ack
+ *                                     or, for a gap, NACK ack+1
+ *   MC ACK node child ack released    nc_mc_ack returns `released'
+ *   MC RESEND node child first count  nc_mc_resend gives the same range
+ *   BR OPEN s mask                    nc_bar_open + nc_bar_next_reject reject
+ *                                     exactly the endpoints in mask
+ *   BR CLOSE s                        nc_bar_close
+ *   BR RECV dst src verdict           nc_bar_receive: 0 recorded, 1 duplicate,
+ *                                     2 held (endpoint closed)
+ *   BR TAKE dst src hit               nc_bar_test_and_clear returns hit
+ * Exit status 0 when every line agrees; the first disagreements are printed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nc_seq.h"
+#include "nc_mcack.h"
+#include "nc_barrec.h"
+
+#define MAXN 16
+
+static nc_rx_t rx[MAXN];
+static nc_mc_t mc[MAXN];
+static nc_barrec_t br[MAXN];
+static int N, FANOUT, M, NS, PORTS;
+static long lines, bad;
+
+static void mismatch(long ln, const char *what, const char *line)
+{
+    bad++;
+    if (bad <= 10)
+        fprintf(stderr, "replay: line %ld: %s: %s", ln, what, line);
+}
+
+static int kids(int i)
+{
+    int first = i * FANOUT + 1, n = 0;
+    for (int j = 0; j < FANOUT; j++)
+        if (first + j < N)
+            n++;
+    return n;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: replay mc N FANOUT M   |   replay br NS PORTS   (trace on stdin)\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    int is_mc;
+    if (argc < 2)
+        return usage();
+    if (strcmp(argv[1], "mc") == 0 && argc == 5) {
+        is_mc = 1;
+        N = atoi(argv[2]); FANOUT = atoi(argv[3]); M = atoi(argv[4]);
+        if (N < 2 || N > MAXN || FANOUT < 1 || FANOUT > 3 || M < 1 || M > 255) {
+            fprintf(stderr, "replay: bad parameters N=%d FANOUT=%d M=%d\n", N, FANOUT, M);
+            return 2;
+        }
+        for (int i = 0; i < N; i++) {
+            nc_rx_init(&rx[i], 1);                 /* the models number from 1 */
+            if (kids(i) > 0)
+                nc_mc_init(&mc[i], (uint32_t)kids(i), 1, (uint32_t)M);
+        }
+    } else if (strcmp(argv[1], "br") == 0 && argc == 4) {
+        is_mc = 0;
+        NS = atoi(argv[2]); PORTS = atoi(argv[3]);
+        if (NS < 2 || NS > 8 || PORTS < 1 || PORTS > 8) {
+            fprintf(stderr, "replay: bad parameters NS=%d PORTS=%d\n", NS, PORTS);
+            return 2;
+        }
+        for (int s = 0; s < NS; s++)
+            nc_bar_init(&br[s]);                   /* every endpoint starts closed */
+    } else {
+        return usage();
+    }
+
+    char line[512];
+    long ln = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        ln++;
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        int a, b, c, d;
+        char op[16];
+        if (is_mc && strncmp(p, "MC ", 3) == 0) {
+            lines++;
+            if (sscanf(p + 3, "%15s", op) != 1) { mismatch(ln, "unreadable", line); continue; }
+            if (strcmp(op, "PUSH") == 0 && sscanf(p + 3, "%*s %d %d", &a, &b) == 2
+                && a >= 0 && a < N && kids(a) > 0) {
+                if (nc_mc_push(&mc[a]) != (uint32_t)b)
+                    mismatch(ln, "nc_mc_push numbers differently", line);
+            } else if (strcmp(op, "RX") == 0 && sscanf(p + 3, "%*s %d %d %d %d", &a, &b, &c, &d) == 4
+                       && a > 0 && a < N) {
+                uint32_t reply;
+                nc_rx_verdict_t v = nc_rx_receive(&rx[a], (uint32_t)b, &reply);
+                if ((int)v != c)
+                    mismatch(ln, "nc_rx_receive verdict differs", line);
+                else if ((v == NC_RX_GAP ? reply - 1 : reply) != (uint32_t)d)
+                    mismatch(ln, "nc_rx_receive reply differs", line);
+            } else if (strcmp(op, "ACK") == 0 && sscanf(p + 3, "%*s %d %d %d %d", &a, &b, &c, &d) == 4
+                       && a >= 0 && a < N && b >= 0 && b < kids(a)) {
+                if (nc_mc_ack(&mc[a], (uint32_t)b, (uint32_t)c) != (uint32_t)d)
+                    mismatch(ln, "nc_mc_ack releases a different number", line);
+            } else if (strcmp(op, "RESEND") == 0 && sscanf(p + 3, "%*s %d %d %d %d", &a, &b, &c, &d) == 4
+                       && a >= 0 && a < N && b >= 0 && b < kids(a)) {
+                uint32_t first = 0, n = nc_mc_resend(&mc[a], (uint32_t)b, &first);
+                if (n != (uint32_t)d || (n > 0 && first != (uint32_t)c))
+                    mismatch(ln, "nc_mc_resend gives another range", line);
+            } else {
+                mismatch(ln, "unknown or out-of-range MC line", line);
+            }
+        } else if (!is_mc && strncmp(p, "BR ", 3) == 0) {
+            lines++;
+            if (sscanf(p + 3, "%15s", op) != 1) { mismatch(ln, "unreadable", line); continue; }
+            if (strcmp(op, "OPEN") == 0 && sscanf(p + 3, "%*s %d %d", &a, &b) == 2 && a >= 0 && a < NS) {
+                bool held = nc_bar_open(&br[a]);
+                int mask = 0;
+                uint32_t node, port;
+                while (nc_bar_next_reject(&br[a], &node, &port)) {
+                    int slot = (int)(node * (uint32_t)PORTS + port);
+                    if (port >= (uint32_t)PORTS || slot >= NS) { mismatch(ln, "reject names an unknown endpoint", line); break; }
+                    mask |= 1 << slot;
+                }
+                if (mask != b || held != (b != 0))
+                    mismatch(ln, "nc_bar_open rejects another set", line);
+            } else if (strcmp(op, "CLOSE") == 0 && sscanf(p + 3, "%*s %d", &a) == 1 && a >= 0 && a < NS) {
+                nc_bar_close(&br[a]);
+            } else if (strcmp(op, "RECV") == 0 && sscanf(p + 3, "%*s %d %d %d", &a, &b, &c) == 3
+                       && a >= 0 && a < NS && b >= 0 && b < NS) {
+                nc_bar_verdict_t v = nc_bar_receive(&br[a], (uint32_t)(b / PORTS), (uint32_t)(b % PORTS));
+                if ((int)v != c)
+                    mismatch(ln, "nc_bar_receive verdict differs", line);
+            } else if (strcmp(op, "TAKE") == 0 && sscanf(p + 3, "%*s %d %d %d", &a, &b, &c) == 3
+                       && a >= 0 && a < NS && b >= 0 && b < NS) {
+                bool hit = nc_bar_test_and_clear(&br[a], (uint32_t)(b / PORTS), (uint32_t)(b % PORTS));
+                if ((int)hit != c)
+                    mismatch(ln, "nc_bar_test_and_clear differs", line);
+            } else {
+                mismatch(ln, "unknown or out-of-range BR line", line);
+            }
+        }
+    }
+    printf("replay: %ld decisions replayed, %ld disagree\n", lines, bad);
+    if (lines == 0) {
+        fprintf(stderr, "replay: the trace holds no %s line\n", is_mc ? "MC" : "BR");
+        return 1;
+    }
+    return bad ? 1 : 0;
+}
