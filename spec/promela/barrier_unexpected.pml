@@ -68,7 +68,9 @@
  *   cc -O2 -DMEMLIM=2048 -DNFAIR=4 -o pan_live pan.c
  *   ./pan_live -a -f -m200000 -N all_complete
  *   spin -t -p barrier_unexpected.pml          # replay a counterexample
- *   spin -n<seed> barrier_unexpected.pml       # seeded random simulation
+ *   spin -n<seed> -u20000 barrier_unexpected.pml  # seeded random simulation
+ *   spin -DTRACE -n<seed> -u50000 barrier_unexpected.pml | build/models/agree/replay br 3 1
+ *                                                    # model vs ref/proto (tests/models/agree)
  */
 
 #ifndef NS
@@ -98,7 +100,7 @@
 #define MEMBER(s, b) ((MEMB(b) >> (s)) & 1)
 
 /* -DTRACE: simulations print every use of the record, one line each, for
- * tests/models/replay to check against ref/proto/nc_barrec.  The verified
+ * tests/models/replay.c to check against ref/proto/nc_barrec.  The verified
  * model is compiled without it. */
 #ifdef TRACE
 #define TR(x) x;

@@ -63,7 +63,9 @@
  *   cc -O2 -DMEMLIM=2048 -DNFAIR=4 -o pan_live pan.c
  *   ./pan_live -a -f -m200000 -N all_delivered
  *   spin -t -p mcast_order.pml                        # replay a counterexample
- *   spin -n<seed> -u2000 mcast_order.pml              # seeded random simulation
+ *   spin -n<seed> -u20000 mcast_order.pml             # seeded random simulation
+ *   spin -DTRACE -n<seed> -u50000 mcast_order.pml | build/models/agree/replay mc 4 2 2
+ *                                                    # model vs ref/proto (tests/models/agree)
  */
 
 #ifndef N
@@ -87,7 +89,7 @@
 #define HB(i, k)    hbuf[(i) * M + (k) - 1]   /* node i's host copy of message k */
 
 /* -DTRACE: simulations print the protocol decisions, one line each, for
- * tests/models/replay to check against the C cores of ref/proto.  The
+ * tests/models/replay.c to check against the C cores of ref/proto.  The
  * verified model is compiled without it. */
 #ifdef TRACE
 #define TR(x) x

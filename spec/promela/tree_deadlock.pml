@@ -47,7 +47,7 @@
  *   cc -O2 -DMEMLIM=2048 -DNFAIR=4 -o pan_live pan.c
  *   ./pan_live -a -f -m200000 -N all_done
  *   spin -t -p tree_deadlock.pml               # replay the deadlock trail
- *   spin -n<seed> tree_deadlock.pml            # seeded random simulation
+ *   spin -n<seed> -u20000 tree_deadlock.pml     # seeded random simulation
  */
 
 #ifndef N
