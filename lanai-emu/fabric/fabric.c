@@ -356,8 +356,10 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
 
     /* Follow the route: one byte per switch. */
     sw = t->node[src].sw;
-    if (link_down(f, (int)src, -1, -1, s[0]))
+    if (link_down(f, (int)src, -1, -1, s[0])) {
+        log_fault(f, t_ps, "drop (sender's link down)", src, -1, 0);
         return drop(f, src, t_ps, pkt, len, out, "sender's link is down", s[0]);
+    }
     for (;;) {
         const struct topo_peer *q;
         unsigned port;
@@ -371,8 +373,11 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
         if (q->kind == TOPO_FREE)
             return drop(f, src, t_ps, pkt, len, out, "route leads to an unconnected port",
                         s[0]);
-        if (link_down(f, -1, (int)sw, (int)port, s[0]))
+        if (link_down(f, -1, (int)sw, (int)port, s[0])) {
+            log_fault(f, t_ps, "drop (link on the route down)", src,
+                      q->kind == TOPO_NODE ? q->id : -1, 0);
             return drop(f, src, t_ps, pkt, len, out, "link on the route is down", s[0]);
+        }
         chan_sw[n] = (uint16_t)sw;
         chan_port[n] = (uint8_t)port;
         n++;
@@ -445,6 +450,27 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
     f->cnt.delivered++;
     trace(f, src, out, t_ps, pkt, len);
     return 0;
+}
+
+bool fabric_node_link_up(const struct fabric *f, unsigned node, uint64_t t_ps)
+{
+    return node < f->t->nnodes && !link_down(f, (int)node, -1, -1, t_ps);
+}
+
+uint64_t fabric_link_change_after(const struct fabric *f, unsigned node, uint64_t t_ps)
+{
+    uint64_t next = UINT64_MAX;
+
+    for (unsigned i = 0; i < f->nrules; i++) {
+        const struct fabric_fault_rule *r = &f->rules[i];
+        if (r->kind != FAULT_LINK_DOWN || r->node != (int)node)
+            continue;
+        if (r->from_ps > t_ps && r->from_ps < next)
+            next = r->from_ps;
+        if (r->until_ps > t_ps && r->until_ps < next)
+            next = r->until_ps;
+    }
+    return next;
 }
 
 uint64_t fabric_tx_free(const struct fabric *f, unsigned node)

@@ -115,6 +115,13 @@ int fabric_open_pcap(struct fabric *f, const char *path, char *err, size_t errle
 int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps,
                 const uint8_t *pkt, size_t len, struct fabric_delivery *out);
 
+/* Link state of a NIC's own link under the 'down' fault rules, so that the
+ * machine can show it in the NIC's ISR (nic_set_link): whether it is up at
+ * t_ps, and the next time after t_ps at which it may change (UINT64_MAX:
+ * never). */
+bool fabric_node_link_up(const struct fabric *f, unsigned node, uint64_t t_ps);
+uint64_t fabric_link_change_after(const struct fabric *f, unsigned node, uint64_t t_ps);
+
 /* When the sender's own link is free again (its send engine may start the
  * next packet then). */
 uint64_t fabric_tx_free(const struct fabric *f, unsigned node);

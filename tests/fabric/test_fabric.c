@@ -210,6 +210,14 @@ static void test_faults(void **st)
     fabric_send(f, 0, now = 8000000, pkt, len, &d);
     assert_int_equal(d.head_ps, now + HOP + TM.cable_ps + 2000000);
 
+    /* the NIC-side view of the same rule */
+    assert_true(fabric_node_link_up(f, 2, 9999999));
+    assert_false(fabric_node_link_up(f, 2, 10000000));
+    assert_true(fabric_node_link_up(f, 2, 20000000));
+    assert_int_equal(fabric_link_change_after(f, 2, 0), 10000000);
+    assert_int_equal(fabric_link_change_after(f, 2, 10000000), 20000000);
+    assert_int_equal(fabric_link_change_after(f, 2, 20000000), UINT64_MAX);
+    assert_true(fabric_node_link_up(f, 1, 15000000));
     len = make_packet(t, 2, 0, 1, 4, pkt);        /* node 2's link is down 10-20 us */
     fabric_send(f, 2, 9000000, pkt, len, &d);
     assert_true(d.delivered);
