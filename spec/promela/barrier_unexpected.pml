@@ -28,6 +28,13 @@
  *     a closed endpoint are recorded; when the endpoint opens, each recorded
  *     message is rejected back to its sender, whose NIC resends it only if the
  *     sending endpoint has not been closed since (its send record survives).
+ *     To know that, the reject names the message: each recorded bit keeps the
+ *     sender's open generation (in an MCP, the packet's connection sequence
+ *     number would do), and the sender compares it with its endpoint's current
+ *     one.  Without it (BROKEN_UNTAGGED_REJECT) a reject of a stale message
+ *     makes the sender resend a fresh one that is still in flight.
+ *   - Closing an endpoint aborts its barrier, drops its send records, and
+ *     forgets what was recorded while it was open (as ref/proto/nc_barrec).
  *   - The paper's assumption on restarts: a process opens an endpoint only
  *     when no other endpoint is held by a process of an earlier incarnation
  *     and no message of an earlier incarnation is still in a channel.
@@ -58,6 +65,9 @@
  *                               record, nothing is rejected, so a message sent
  *                               before its receiver started is lost:
  *                               all_complete fails.
+ *   -DBROKEN_UNTAGGED_REJECT    the reject names only (connection, port); the
+ *                               sender resends whatever it last sent there:
+ *                               right_barrier and barrier_safe fail.
  *
  * Commands (make models runs exactly these, in build/models/barrier_unexpected/<variant>/)
  *   spin -a [-DGB] [-DBROKEN_...] barrier_unexpected.pml
