@@ -21,18 +21,17 @@
  * Stopping a CPU at an exact cycle uses icount's per-CPU instruction
  * budget (the machine requires -icount shift=0,sleep=off; one instruction
  * is one cycle, as target/lanai's lanai_insn_cycles() says). The machine
- * installs two hooks in the LANai CPU class's TCG operations:
- * cpu_exec_interrupt, which QEMU calls between translation blocks while
- * interrupt_request is non-zero (a private bit keeps it so), and which
- * processes what is due and sets the budget to the next target; and it
- * halts the CPU when it has to wait. See docs/myrinet.md.
+ * sets the LANai CPU's board hook (LanaiCPU.board_exec_hook), which the CPU's
+ * cpu_exec_interrupt calls between translation blocks while
+ * interrupt_request is non-zero (a private bit keeps it so): it processes
+ * what is due and sets the budget to the next target, or halts the CPU when
+ * it has to wait. See docs/myrinet.md.
  */
 #include "qemu/osdep.h"
 #include "qemu/error-report.h"
 #include "qemu/cutils.h"
 #include "qemu/main-loop.h"
 #include "exec/exec-all.h"
-#include "hw/core/tcg-cpu-ops.h"
 #include "sysemu/cpu-timers.h"
 #include "hw/boards.h"
 #include "target/lanai/cpu.h"
@@ -666,19 +665,10 @@ static bool mr_cpu_exec_interrupt(CPUState *cs, int request)
     return reset;
 }
 
-static struct TCGCPUOps mr_tcg_ops;
-
 void mr_sync_install_hooks(CPUState *cs)
 {
-    CPUClass *cc = CPU_GET_CLASS(cs);
-
-    if (cc->tcg_ops != &mr_tcg_ops) {
-        /* A copy of the LANai CPU's operations with our hook added: the
-         * target itself knows nothing of the machine. */
-        mr_tcg_ops = *cc->tcg_ops;
-        mr_tcg_ops.cpu_exec_interrupt = mr_cpu_exec_interrupt;
-        cc->tcg_ops = &mr_tcg_ops;
-    }
+    /* the LANai CPU calls this between blocks while MR_HOOK_IRQ is set */
+    LANAI_CPU(cs)->board_exec_hook = mr_cpu_exec_interrupt;
     cs->interrupt_request |= MR_HOOK_IRQ;
 }
 

@@ -146,8 +146,17 @@ static const struct SysemuCPUOps lanai_sysemu_ops = {
 
 #include "hw/core/tcg-cpu-ops.h"
 
+/* The LANai has no interrupts of its own; a board may hook in here. */
+static bool lanai_cpu_exec_interrupt(CPUState *cs, int interrupt_request)
+{
+    LanaiCPU *cpu = LANAI_CPU(cs);
+
+    return cpu->board_exec_hook ? cpu->board_exec_hook(cs, interrupt_request) : false;
+}
+
 static const struct TCGCPUOps lanai_tcg_ops = {
     .initialize = lanai_cpu_tcg_init,
+    .cpu_exec_interrupt = lanai_cpu_exec_interrupt,
     .synchronize_from_tb = lanai_cpu_synchronize_from_tb,
     .restore_state_to_opc = lanai_restore_state_to_opc,
     .tlb_fill = lanai_cpu_tlb_fill,

@@ -77,6 +77,16 @@ struct ArchCPU {
 
     CPUNegativeOffsetState neg;
     CPULanaiState env;
+
+    /*
+     * A board that needs control between translation blocks (the myrinet
+     * machine stops each NIC at its synchronisation targets) sets this;
+     * QEMU calls it through cpu_exec_interrupt while a CPU_INTERRUPT_TGT_EXT
+     * bit is pending. Returns true if it changed the CPU's state (reset), so
+     * that blocks are not chained across. The target itself knows nothing
+     * of the machine.
+     */
+    bool (*board_exec_hook)(CPUState *cs, int interrupt_request);
 };
 
 /* Flags in the LANai3 bit layout (Z=0, N=1, V=2, C=3) for gdb and dumps. */
