@@ -15,7 +15,8 @@
  * Results (firmware writes, DONE last):
  *   0x140 DONE 1, 0x144 packets received (also updated as they come), 0x148 last length received,
  *   0x14C ISR at the last RECV, 0x150 sum of all received bytes,
- *   0x154 RTC at the end, 0x158 RECVs with ILLEGAL_RECEIVED (CRC error)
+ *   0x154 RTC at the end, 0x158 RECVs with ILLEGAL_RECEIVED (CRC error),
+ *   0x15C 1 once ISR.LINK_DOWN was seen (also updated as it happens)
  */
 #include <stdint.h>
 
@@ -74,6 +75,9 @@ int main(void)
         ;
     while (sent < count || got < expect) {
         uint32_t isr = REG(L9_ISR);
+
+        if (isr & L9_ISR_LINK_DOWN)
+            sb[0x15C / 4] = 1;
 
         if (sent < count && (isr & L9_ISR_SEND)) {
             send(me, dst, len, sent);

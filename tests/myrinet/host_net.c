@@ -80,7 +80,7 @@ int main(int argc, char **argv)
     put(0x100, 1);
     if (!strcmp(mode, "stream") && me == 1 % n && me != 0) {
         nc_host_compute_ns(3000000);
-        nc_host_printf("stream rx=%u\n", get(0x144));
+        nc_host_printf("stream rx=%u linkdown=%u\n", get(0x144), get(0x15C));
         return 0;
     }
     for (tries = 0; tries < 2000 && get(0x140) != 1; tries++)

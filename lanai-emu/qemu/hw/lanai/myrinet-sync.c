@@ -565,6 +565,17 @@ static void advance(void)
         M->win_end = start + M->lookahead_ps;
         M->windows++;
 
+        /* 'down' fault rules: the NIC shows its link state in ISR.LINK_DOWN,
+         * updated at window boundaries */
+        for (unsigned i = 0; i < M->nodes; i++) {
+            MrNode *n = &M->node[i];
+            bool down = !fabric_node_link_up(M->fabric, i, M->win_start);
+            if (down != n->link_down) {
+                n->link_down = down;
+                nic_set_link(&n->nic, !down);
+            }
+        }
+
         for (unsigned i = 0; i < M->nodes; i++) {
             hostrt_run(&M->node[i].host, M->win_end);
         }

@@ -70,6 +70,7 @@ typedef struct MrNode {
     uint64_t target;           /* env->cycles where the CPU must stop next */
     uint64_t now_ps;           /* the node's time outside CPU accesses */
     uint64_t wake_ps;          /* nic_advance() due then (UINT64_MAX: none) */
+    bool link_down;            /* last link state shown to the NIC (fault rules) */
     MrEvent **q;               /* binary heap on (t_ps, seq) */
     unsigned qn, qcap;
 
