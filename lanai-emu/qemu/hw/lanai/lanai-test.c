@@ -19,6 +19,7 @@
  * of RAM as lanai-iss puts it, with r6 = argc and r7 = argv.
  */
 #include "qemu/osdep.h"
+#include "lanai-args.h"
 #include "qemu/units.h"
 #include "qemu/error-report.h"
 #include "qapi/error.h"
@@ -110,39 +111,6 @@ static void put_be32(uint8_t *p, uint32_t v)
     p[1] = v >> 16;
     p[2] = v >> 8;
     p[3] = v;
-}
-
-static int unhex(int c)
-{
-    return g_ascii_isxdigit(c) ? g_ascii_xdigit_value(c) : -1;
-}
-
-/* Split -append into arguments, undoing %XX escapes. */
-static GPtrArray *split_args(const char *path, const char *cmdline)
-{
-    GPtrArray *args = g_ptr_array_new_with_free_func(g_free);
-    const char *p = cmdline ? cmdline : "";
-
-    g_ptr_array_add(args, g_strdup(path));
-    while (*p) {
-        GString *a;
-
-        if (*p == ' ') {
-            p++;
-            continue;
-        }
-        a = g_string_new(NULL);
-        while (*p && *p != ' ') {
-            if (p[0] == '%' && unhex(p[1]) >= 0 && unhex(p[2]) >= 0) {
-                g_string_append_c(a, (char)(unhex(p[1]) << 4 | unhex(p[2])));
-                p += 3;
-            } else {
-                g_string_append_c(a, *p++);
-            }
-        }
-        g_ptr_array_add(args, g_string_free(a, false));
-    }
-    return args;
 }
 
 /* The argument block of docs/test-machine.md, exactly as lanai-iss lays it
@@ -238,7 +206,7 @@ static void lanai_test_init(MachineState *machine)
     loadable_copy(&l, ram);
     s->entry = l.entry;
 
-    args = split_args(machine->kernel_filename, machine->kernel_cmdline);
+    args = lanai_split_args(machine->kernel_filename, machine->kernel_cmdline);
     place_args(s, ram, (uint32_t)machine->ram_size, args);
     g_ptr_array_free(args, true);
 

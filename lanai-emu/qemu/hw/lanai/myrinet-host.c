@@ -16,6 +16,7 @@
  * read samples the board when its first word would.
  */
 #include "qemu/osdep.h"
+#include "lanai-args.h"
 #include "qemu/units.h"
 #include "qemu/error-report.h"
 #include "hw/boards.h"
@@ -177,39 +178,6 @@ static int host_entry(int argc, char **argv)
 
 /* ---- set-up ----------------------------------------------------------------------- */
 
-static int unhex(int c)
-{
-    return g_ascii_isxdigit(c) ? g_ascii_xdigit_value(c) : -1;
-}
-
-/* args=: space-separated arguments with %XX escapes (as lanai-test). */
-static GPtrArray *split_args(const char *path, const char *cmdline)
-{
-    GPtrArray *args = g_ptr_array_new();
-    const char *p = cmdline ? cmdline : "";
-
-    g_ptr_array_add(args, g_strdup(path));
-    while (*p) {
-        GString *a;
-
-        if (*p == ' ') {
-            p++;
-            continue;
-        }
-        a = g_string_new(NULL);
-        while (*p && *p != ' ') {
-            if (p[0] == '%' && unhex(p[1]) >= 0 && unhex(p[2]) >= 0) {
-                g_string_append_c(a, (char)(unhex(p[1]) << 4 | unhex(p[2])));
-                p += 3;
-            } else {
-                g_string_append_c(a, *p++);
-            }
-        }
-        g_ptr_array_add(args, g_string_free(a, false));
-    }
-    return args;
-}
-
 /* A private instance of the program for one node. */
 static void load_program(MyrinetState *m, MrNode *n, const char *image,
                          gsize len)
@@ -266,7 +234,7 @@ void mr_hosts_init(MyrinetState *m)
             exit(2);
         }
     }
-    args = split_args(m->program ? m->program : "host", m->args);
+    args = lanai_split_args(m->program ? m->program : "host", m->args);
     for (i = 0; i < m->nodes; i++) {
         MrNode *n = &m->node[i];
         const struct profile_params *pp = n->pp;
