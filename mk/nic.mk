@@ -12,7 +12,7 @@ $(BUILD)/tests/nic/test_nic: tests/nic/test_nic.c $(NIC_SRCS) $(NIC_HDRS) $(FABR
 
 # The board window, tested with the host loader and ref/iss as the LANai CPU.
 ALL_TARGETS += $(BUILD)/tests/nic/test_board
-BOARD_TEST_SRCS := lanai-emu/nic/board.c $(NIC_SRCS) host/lib/fwload.c \
+BOARD_TEST_SRCS := lanai-emu/nic/board.c $(NIC_SRCS) host/lib/fwload.c host/lib/board_words.c \
                    $(TC)/lib/loadable.c $(TC)/lib/crc32.c ref/iss/iss.c ref/iss/disas.c
 
 $(BUILD)/tests/nic/test_board: tests/nic/test_board.c $(BOARD_TEST_SRCS) $(NIC_HDRS) \

@@ -1,7 +1,7 @@
 # refsim: the reference cluster simulator (ref/iss CPUs + NIC/board logic +
 # hosts + fabric), QEMU-independent, and its end-to-end tests.
 REFSIM_SRCS := lanai-emu/refsim/refsim.c lanai-emu/nic/nic.c lanai-emu/nic/board.c \
-               $(FABRIC_SRCS) lanai-emu/host/hostrt.c host/lib/fwload.c host/lib/board_hostif.c \
+               $(FABRIC_SRCS) lanai-emu/host/hostrt.c host/lib/fwload.c host/lib/board_hostif.c host/lib/board_words.c \
                $(TC)/lib/loadable.c $(TC)/lib/crc32.c ref/iss/iss.c ref/iss/disas.c \
                $(wildcard lanai-emu/profile/profile*.c)
 # Order matters: lanai-emu/nic's board.h must win over host/lib's for refsim.h.

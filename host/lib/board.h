@@ -35,6 +35,11 @@ struct nc_board {
 /* Map PATH (a sysfs resource file or a fake-BAR file of at least 16 MB). */
 int nc_board_open_mmap(struct nc_board *b, const char *path, char *err, size_t errlen);
 
+/* Block read and write made of 32-bit accesses through b->ops->read32 and
+ * write32 (board_words.c), for backends without a faster way. */
+void nc_board_read_words(struct nc_board *b, uint32_t off, void *buf, size_t len);
+void nc_board_write_words(struct nc_board *b, uint32_t off, const void *buf, size_t len);
+
 /* In an emulated host program: the board window through the host
  * interface's PIO (board_hostif.c). */
 void nc_board_open_hostif(struct nc_board *b);

@@ -160,30 +160,6 @@ static void test_eeprom(void **st)
 static uint32_t b_read32(struct nc_board *b, uint32_t off) { (void)b; return board_read32(&m.board, off); }
 static void b_write32(struct nc_board *b, uint32_t off, uint32_t v) { (void)b; board_write32(&m.board, off, v); }
 
-static void b_read(struct nc_board *b, uint32_t off, void *buf, size_t len)
-{
-    (void)b;
-    for (size_t i = 0; i < len; i += 4) {
-        uint32_t w = board_read32(&m.board, off + (uint32_t)i);
-        uint8_t bytes[4] = { (uint8_t)(w >> 24), (uint8_t)(w >> 16), (uint8_t)(w >> 8), (uint8_t)w };
-        memcpy((uint8_t *)buf + i, bytes, len - i < 4 ? len - i : 4);
-    }
-}
-
-static void b_write(struct nc_board *b, uint32_t off, const void *buf, size_t len)
-{
-    (void)b;
-    for (size_t i = 0; i < len; i += 4) {
-        uint8_t bytes[4] = { 0 };
-        uint32_t w;
-        if (len - i < 4)    /* a partial last word keeps the bytes after it */
-            b_read(b, off + (uint32_t)i, bytes, 4);
-        memcpy(bytes, (const uint8_t *)buf + i, len - i < 4 ? len - i : 4);
-        w = (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | bytes[3];
-        board_write32(&m.board, off + (uint32_t)i, w);
-    }
-}
-
 static void b_delay(struct nc_board *b, unsigned us)
 {
     (void)b;
@@ -200,7 +176,9 @@ static void b_delay(struct nc_board *b, unsigned us)
     m.cpu.status = ISS_RUNNING;
 }
 
-static const struct nc_board_ops window_ops = { b_read32, b_write32, b_read, b_write, b_delay, NULL };
+static const struct nc_board_ops window_ops = {
+    b_read32, b_write32, nc_board_read_words, nc_board_write_words, b_delay, NULL,
+};
 
 static void test_load_through_the_window_and_run(void **st)
 {
