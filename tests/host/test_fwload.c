@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "../lib/slurp.h"
+
 #include "board.h"
 #include "fwload.h"
 #include "lanai9_regs.h"
@@ -243,21 +245,6 @@ static void test_corrupt_image(void **st)
     assert_int_equal(load(&b, bad, 20, err), NC_FW_EIMAGE);
     assert_non_null(strstr(err, "truncated image header"));
     free(bad);
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *b;
-    long n;
-    if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET))
-        return NULL;
-    b = malloc((size_t)n);
-    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n)
-        return NULL;
-    fclose(f);
-    *len = (size_t)n;
-    return b;
 }
 
 int main(int argc, char **argv)

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "../lib/slurp.h"
+
 #include "board.h"
 #include "fwload.h"
 #include "iss.h"
@@ -198,21 +200,6 @@ static void test_load_through_the_window_and_run(void **st)
     assert_int_equal(board_read32(&m.board, NC_SB_ADDR(SRAM) + NC_SB_OFF_FW_STATUS), 0);
     assert_int_equal(nic_reg_read(&m.nic, L9_CLOCK, false), 0x50);
     teardown();
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *b;
-    long n;
-    if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET))
-        return NULL;
-    b = malloc((size_t)n);
-    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n)
-        return NULL;
-    fclose(f);
-    *len = (size_t)n;
-    return b;
 }
 
 int main(int argc, char **argv)

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "../lib/slurp.h"
+
 #include "refsim.h"     /* before host/lib: "board.h" here is the NIC's */
 #include "profile.h"
 #include "fwload.h"
@@ -176,17 +178,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_image_fails_the_load),
     };
     char err[300];
-    FILE *f;
-    long n;
 
-    if (argc != 3 || !(f = fopen(argv[1], "rb")) || fseek(f, 0, SEEK_END) ||
-        (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) || !(fw = malloc((size_t)n)) ||
-        fread(fw, 1, (size_t)n, f) != (size_t)n) {
+    if (argc != 3 || !(fw = slurp(argv[1], &fw_len))) {
         fprintf(stderr, "usage: test_refsim fw_pingpong.img p-gm2.profile\n");
         return 2;
     }
-    fclose(f);
-    fw_len = (size_t)n;
     if (profile_load(&prof, argv[2], err, sizeof err)) {
         fprintf(stderr, "test_refsim: %s\n", err);
         return 2;
