@@ -78,8 +78,8 @@ $(BUILD)/fuzz/fuzz_loadable: tests/fuzz/fuzz_loadable.c $(TCLIB_SRCS) $(TC)/lib/
 ALL_TARGETS += $(BUILD)/tests/unit/test_runtime
 CHECK_SUITES += tests/unit/suite
 
-$(BUILD)/tests/unit/test_runtime: tests/unit/test_runtime.c tests/unit/rt_rename.h \
+$(BUILD)/tests/unit/test_runtime: tests/unit/test_runtime.c tests/unit/rt_rename.h $(TC)/include/lanai-rt.h \
 		$(TC)/runtime/div.c $(TC)/runtime/mul.c $(TC)/runtime/shift.c $(TC)/runtime/string.c
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra -fno-builtin -fno-strict-aliasing \
-	    -include tests/unit/rt_rename.h $(filter %.c,$^) -lcmocka -o $@
+	    -I$(TC)/include -include tests/unit/rt_rename.h $(filter %.c,$^) -lcmocka -o $@

@@ -18,23 +18,7 @@
 
 #include "rt_rename.h"
 
-int32_t __mulsi3(int32_t, int32_t);
-int64_t __muldi3(int64_t, int64_t);
-uint32_t __udivsi3(uint32_t, uint32_t);
-uint32_t __umodsi3(uint32_t, uint32_t);
-int32_t __divsi3(int32_t, int32_t);
-int32_t __modsi3(int32_t, int32_t);
-uint64_t __udivdi3(uint64_t, uint64_t);
-uint64_t __umoddi3(uint64_t, uint64_t);
-int64_t __divdi3(int64_t, int64_t);
-int64_t __moddi3(int64_t, int64_t);
-int64_t __ashrdi3(int64_t, int32_t);
-int64_t __ashldi3(int64_t, int32_t);
-int64_t __lshrdi3(int64_t, int32_t);
-void *memcpy(void *, const void *, size_t);
-void *memset(void *, int, size_t);
-void *memmove(void *, const void *, size_t);
-int memcmp(const void *, const void *, size_t);
+#include "lanai-rt.h"
 
 static uint64_t seed = 20261121;
 

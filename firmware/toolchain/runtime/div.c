@@ -12,15 +12,7 @@
  */
 #include <stdint.h>
 
-uint32_t __udivsi3(uint32_t n, uint32_t d);
-uint32_t __umodsi3(uint32_t n, uint32_t d);
-int32_t __divsi3(int32_t n, int32_t d);
-int32_t __modsi3(int32_t n, int32_t d);
-uint64_t __udivdi3(uint64_t n, uint64_t d);
-uint64_t __umoddi3(uint64_t n, uint64_t d);
-int64_t __divdi3(int64_t n, int64_t d);
-int64_t __moddi3(int64_t n, int64_t d);
-uint64_t __udivmoddi4(uint64_t n, uint64_t d, uint64_t *rem);
+#include "lanai-rt.h"
 
 static uint32_t udivmod32(uint32_t n, uint32_t d, uint32_t *rem)
 {

@@ -8,8 +8,7 @@
  */
 #include <stdint.h>
 
-int32_t __mulsi3(int32_t a, int32_t b);
-int64_t __muldi3(int64_t a, int64_t b);
+#include "lanai-rt.h"
 
 int32_t __mulsi3(int32_t a, int32_t b)
 {

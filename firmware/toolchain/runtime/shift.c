@@ -7,9 +7,7 @@
  */
 #include <stdint.h>
 
-int64_t __ashrdi3(int64_t a, int32_t b);
-int64_t __ashldi3(int64_t a, int32_t b);
-int64_t __lshrdi3(int64_t a, int32_t b);
+#include "lanai-rt.h"
 
 static uint64_t join(uint32_t hi, uint32_t lo)
 {

@@ -9,10 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void *memcpy(void *dst, const void *src, size_t n);
-void *memset(void *dst, int c, size_t n);
-void *memmove(void *dst, const void *src, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
+#include "lanai-rt.h"
 
 void *memcpy(void *dst, const void *src, size_t n)
 {

@@ -6,16 +6,9 @@
  * Expected output: divzero.expected.
  */
 #include <stdint.h>
+#include <lanai-rt.h>
 #include <lanai-testmachine.h>
 
-uint32_t __udivsi3(uint32_t, uint32_t);
-uint32_t __umodsi3(uint32_t, uint32_t);
-int32_t __divsi3(int32_t, int32_t);
-int32_t __modsi3(int32_t, int32_t);
-uint64_t __udivdi3(uint64_t, uint64_t);
-uint64_t __umoddi3(uint64_t, uint64_t);
-int64_t __divdi3(int64_t, int64_t);
-int64_t __moddi3(int64_t, int64_t);
 
 static void hex(const char *label, uint64_t v, int digits)
 {
