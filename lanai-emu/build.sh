@@ -133,6 +133,7 @@ SHARED=(
     host/lib/fwload.c:hw/lanai/nicoll/hostlib/fwload.c
     host/lib/fwload.h:hw/lanai/nicoll/hostlib/fwload.h
     host/lib/board.h:hw/lanai/nicoll/hostlib/board.h
+    host/lib/board_hostif.c:hw/lanai/nicoll/hostlib/board_hostif.c
     firmware/hal/lanai9_regs.h:hw/lanai/nicoll/lanai9_regs.h
     firmware/mcp/shared_block.h:hw/lanai/nicoll/shared_block.h
 )

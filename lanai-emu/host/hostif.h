@@ -29,6 +29,12 @@ void nc_host_compute_ns(uint64_t ns);
 void nc_host_pio_write32(uint32_t off, uint32_t val);
 uint32_t nc_host_pio_read32(uint32_t off);
 
+/* Bursts of PIO over 'len' bytes of the board window at 'off' (a multiple
+ * of 4 bytes is sensible), timed exactly as that many word PIOs back to
+ * back; a machine may carry a burst as one request. */
+void nc_host_pio_write_block(uint32_t off, const void *buf, uint32_t len);
+void nc_host_pio_read_block(uint32_t off, void *buf, uint32_t len);
+
 /* Memory the NIC can DMA to and from; *bus receives its bus address.
  * Memory lives until the program ends. NULL when the host memory is full. */
 void *nc_host_dma_alloc(size_t len, uint64_t *bus);

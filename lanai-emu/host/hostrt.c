@@ -162,7 +162,8 @@ void hostrt_pio_reply(struct hostrt *h, uint32_t val)
                     h->c.pio_read_ps : h->c.pio_write_latency_ps;
 
     h->pio_value = val;
-    h->pio_ready_ps = h->pio_req_ps + cost;   /* the value is back then */
+    /* the value is back then; a burst costs what its words would one by one */
+    h->pio_ready_ps = h->pio_req_ps + cost + (uint64_t)(h->pio_words - 1) * h->c.pio_read_ps;
 }
 
 bool hostrt_mem_read(struct hostrt *h, uint64_t bus, void *buf, uint32_t len)
@@ -211,10 +212,61 @@ uint32_t nc_host_pio_read32(uint32_t off)
     h->state = HOSTRT_WAIT_PIO;
     h->pio_req_ps = h->now_ps;
     h->pio_ready_ps = UINT64_MAX;          /* until the machine answers */
+    h->pio_words = 1;
     h->m.pio_read(h->m.opaque, h->node, h->now_ps + h->c.pio_write_latency_ps, off);
     while (h->state == HOSTRT_WAIT_PIO)
         yield(h);
     return h->pio_value;
+}
+
+void nc_host_pio_write_block(uint32_t off, const void *buf, uint32_t len)
+{
+    struct hostrt *h = cur;
+    const uint8_t *p = buf;
+    uint32_t words = (len + 3) / 4;
+
+    if (!len)
+        return;
+    if (!h->m.pio_write_block) {
+        for (uint32_t i = 0; i < len; i += 4) {
+            /* a partial last word keeps the bytes after the block */
+            uint32_t w = len - i < 4 ? nc_host_pio_read32(off + i) : 0;
+            for (uint32_t k = 0; k < 4 && i + k < len; k++)
+                w = (w & ~(0xFFu << (24 - 8 * k))) | (uint32_t)p[i + k] << (24 - 8 * k);
+            nc_host_pio_write32(off + i, w);
+        }
+        return;
+    }
+    sync_point(h);
+    h->m.pio_write_block(h->m.opaque, h->node, h->now_ps + h->c.pio_write_latency_ps +
+                         (uint64_t)(words - 1) * h->c.pio_write_ps, off, buf, len);
+    charge(h, (uint64_t)words * h->c.pio_write_ps);
+}
+
+void nc_host_pio_read_block(uint32_t off, void *buf, uint32_t len)
+{
+    struct hostrt *h = cur;
+    uint8_t *p = buf;
+
+    if (!len)
+        return;
+    if (!h->m.pio_read_block) {
+        for (uint32_t i = 0; i < len; i += 4) {
+            uint32_t w = nc_host_pio_read32(off + i);
+            for (uint32_t k = 0; k < 4 && i + k < len; k++)
+                p[i + k] = (uint8_t)(w >> (24 - 8 * k));
+        }
+        return;
+    }
+    sync_point(h);
+    h->state = HOSTRT_WAIT_PIO;
+    h->pio_req_ps = h->now_ps;
+    h->pio_ready_ps = UINT64_MAX;
+    h->pio_words = (len + 3) / 4;
+    h->m.pio_read_block(h->m.opaque, h->node, h->now_ps + h->c.pio_write_latency_ps, off,
+                        buf, len);
+    while (h->state == HOSTRT_WAIT_PIO)
+        yield(h);
 }
 
 void *nc_host_dma_alloc(size_t len, uint64_t *bus)

@@ -30,6 +30,14 @@ struct hostrt_machine {
     void (*pio_read)(void *opaque, unsigned node, uint64_t t_ps, uint32_t off);
     /* console output of a node at its time t_ps */
     void (*console)(void *opaque, unsigned node, uint64_t t_ps, const char *text, size_t len);
+    /* Optional (NULL: bursts go word by word through the calls above).
+     * A write burst whose last word reaches the board at t_ps; a read burst
+     * reaching the board at t_ps, to fill buf and answer with
+     * hostrt_pio_reply(). */
+    void (*pio_write_block)(void *opaque, unsigned node, uint64_t t_ps, uint32_t off,
+                            const void *buf, uint32_t len);
+    void (*pio_read_block)(void *opaque, unsigned node, uint64_t t_ps, uint32_t off,
+                           void *buf, uint32_t len);
 };
 
 /* Host costs, from the platform profile (picoseconds). */
@@ -65,6 +73,7 @@ struct hostrt {
     uint32_t pio_value;
     uint64_t pio_req_ps;           /* when the read was issued */
     uint64_t pio_ready_ps;         /* when its value is back (UINT64_MAX: not answered) */
+    uint32_t pio_words;            /* words in the read in flight (a burst: more than 1) */
     /* the coroutine */
     ucontext_t ctx, caller;
     void *stack;

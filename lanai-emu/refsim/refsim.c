@@ -255,7 +255,9 @@ void refsim_config_from_profile(struct refsim_config *cfg, const struct profile 
 int refsim_init(struct refsim *s, const struct refsim_config *cfg, const struct topo *t,
                 int (*main)(int, char **), int argc, char **argv)
 {
-    static const struct hostrt_machine hm = { NULL, h_pio_write, h_pio_read, h_console };
+    static const struct hostrt_machine hm = {
+        .pio_write = h_pio_write, .pio_read = h_pio_read, .console = h_console,
+    };
 
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;

@@ -72,7 +72,9 @@ static void m_console(void *o, unsigned node, uint64_t t, const char *text, size
     add(node, t, b);
 }
 
-static const struct hostrt_machine M = { NULL, m_pio_write, m_pio_read, m_console };
+static const struct hostrt_machine M = {
+    .pio_write = m_pio_write, .pio_read = m_pio_read, .console = m_console,
+};
 
 static void start(unsigned node, int (*main)(int, char **))
 {
@@ -261,6 +263,85 @@ static void test_windows_and_determinism(void **st)
     assert_non_null(strstr(a, "1@11550000:w 14c=13;"));
 }
 
+/* Bursts: with block callbacks (one request each) and without (words). */
+static uint8_t board[64];            /* the fake board window, big-endian */
+static uint64_t block_t;
+
+static void m_write_block(void *o, unsigned node, uint64_t t, uint32_t off, const void *buf,
+                          uint32_t len)
+{
+    (void)o; (void)node;
+    block_t = t;
+    memcpy(board + off, buf, len);
+}
+
+static void m_read_block(void *o, unsigned node, uint64_t t, uint32_t off, void *buf,
+                         uint32_t len)
+{
+    (void)o;
+    block_t = t;
+    memcpy(buf, board + off, len);
+    hostrt_pio_reply(&hosts[node], 0);
+}
+
+static void m_word_write(void *o, unsigned node, uint64_t t, uint32_t off, uint32_t val)
+{
+    (void)o; (void)node; (void)t;
+    board[off] = (uint8_t)(val >> 24); board[off + 1] = (uint8_t)(val >> 16);
+    board[off + 2] = (uint8_t)(val >> 8); board[off + 3] = (uint8_t)val;
+}
+
+static void m_word_read(void *o, unsigned node, uint64_t t, uint32_t off)
+{
+    (void)o; (void)t;
+    hostrt_pio_reply(&hosts[node], (uint32_t)board[off] << 24 | (uint32_t)board[off + 1] << 16 |
+                                   (uint32_t)board[off + 2] << 8 | board[off + 3]);
+}
+
+static uint64_t after_write, after_read;
+static uint8_t readback[10];
+
+static int prog_blocks(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    nc_host_pio_write_block(8, "ABCDEFGHIJ", 10);     /* 3 words, the last partial */
+    after_write = nc_host_now_ns();
+    nc_host_pio_read_block(8, readback, 10);
+    after_read = nc_host_now_ns();
+    return 0;
+}
+
+static void test_pio_bursts(void **st)
+{
+    static const struct hostrt_machine blocks = {
+        .pio_write = m_word_write, .pio_read = m_word_read, .console = m_console,
+        .pio_write_block = m_write_block, .pio_read_block = m_read_block,
+    };
+    static const struct hostrt_machine words = {
+        .pio_write = m_word_write, .pio_read = m_word_read, .console = m_console,
+    };
+    (void)st;
+    /* one request per burst, timed as its words back to back */
+    memset(board, '.', sizeof board);
+    assert_int_equal(hostrt_init(&hosts[0], 0, 1, &blocks, &C, prog_blocks, 0, NULL, 4096, 0), 0);
+    run_to_end(0, 1000000 * NS);
+    assert_int_equal(hosts[0].state, HOSTRT_DONE);
+    assert_int_equal(after_write, 3 * 100);                         /* 3 posted words */
+    assert_int_equal(block_t, 300 * NS + C.pio_write_latency_ps);   /* read request lands */
+    assert_int_equal(after_read, 300 + 900 + 2 * 900);              /* 3 reads' stall */
+    assert_memory_equal(readback, "ABCDEFGHIJ", 10);
+    assert_memory_equal(board + 18, "..", 2);       /* bytes after the burst kept */
+    hostrt_destroy(&hosts[0]);
+    /* without block callbacks: the same data, word by word */
+    memset(board, '.', sizeof board);
+    assert_int_equal(hostrt_init(&hosts[0], 0, 1, &words, &C, prog_blocks, 0, NULL, 4096, 0), 0);
+    run_to_end(0, 1000000 * NS);
+    assert_int_equal(hosts[0].state, HOSTRT_DONE);
+    assert_memory_equal(readback, "ABCDEFGHIJ", 10);
+    assert_memory_equal(board + 18, "..", 2);       /* read-modify-write of the last word */
+    hostrt_destroy(&hosts[0]);
+}
+
 static int prog_scaled(int argc, char **argv)
 {
     (void)argc; (void)argv;
@@ -289,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_dma_memory_and_copies),
         cmocka_unit_test(test_windows_and_determinism),
         cmocka_unit_test(test_compute_scale),
+        cmocka_unit_test(test_pio_bursts),
     };
     return cmocka_run_group_tests_name("hostrt", tests, NULL, NULL);
 }

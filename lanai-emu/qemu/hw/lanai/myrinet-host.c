@@ -25,8 +25,6 @@
 #include "nicoll/hostif.h"
 #include "nicoll/hostlib/fwload.h"
 
-#define MR_BURST 4096u
-
 static MyrinetState *HM;
 
 /* ---- requests from the hosts (hostrt_machine) ---------------------------- */
@@ -53,116 +51,49 @@ void mr_host_pio_read(void *opaque, unsigned node, uint64_t t, uint32_t off)
     mr_post(&HM->node[node], e);
 }
 
+void mr_host_pio_write_block(void *opaque, unsigned node, uint64_t t, uint32_t off,
+                             const void *buf, uint32_t len)
+{
+    MrEvent *e = g_new0(MrEvent, 1);
+
+    e->t_ps = t;
+    e->kind = MR_EV_PIO_WRITE_BLOCK;
+    e->off = off;
+    e->len = len;
+    e->data = g_memdup2(buf, len);
+    mr_post(&HM->node[node], e);
+}
+
+void mr_host_pio_read_block(void *opaque, unsigned node, uint64_t t, uint32_t off,
+                            void *buf, uint32_t len)
+{
+    MrEvent *e = g_new0(MrEvent, 1);
+
+    e->t_ps = t;
+    e->kind = MR_EV_PIO_READ_BLOCK;
+    e->off = off;
+    e->len = len;
+    e->data = buf;              /* filled when the board answers */
+    mr_post(&HM->node[node], e);
+}
+
 void mr_host_console(void *opaque, unsigned node, uint64_t t, const char *s,
                      size_t len)
 {
     mr_console(&HM->node[node], t, s, len);
 }
 
-/* ---- the loader's board backend (runs inside the host coroutine) ------------ */
-
-/* What hostrt does before any interaction: yield while the host's clock is
- * past the window it was given. */
-static void host_sync(struct hostrt *h)
-{
-    while (h->now_ps >= h->run_until_ps) {
-        swapcontext(&h->ctx, &h->caller);
-    }
-}
-
-static uint32_t hb_read32(struct nc_board *b, uint32_t off)
-{
-    return nc_host_pio_read32(off);
-}
-
-static void hb_write32(struct nc_board *b, uint32_t off, uint32_t val)
-{
-    nc_host_pio_write32(off, val);
-}
-
-static void hb_write(struct nc_board *b, uint32_t off, const void *buf,
-                     size_t len)
-{
-    MrNode *n = b->ctx;
-    struct hostrt *h = &n->host;
-    const uint8_t *p = buf;
-
-    while (len) {
-        uint32_t k = MIN(len, MR_BURST), words = (k + 3) / 4;
-        MrEvent *e = g_new0(MrEvent, 1);
-
-        host_sync(h);
-        e->t_ps = h->now_ps + h->c.pio_write_latency_ps +
-                  (uint64_t)(words - 1) * h->c.pio_write_ps;
-        e->kind = MR_EV_PIO_WRITE_BLOCK;
-        e->off = off;
-        e->len = k;
-        e->data = g_memdup2(p, k);
-        mr_post(n, e);
-        h->now_ps += (uint64_t)words * h->c.pio_write_ps;
-        off += k;
-        p += k;
-        len -= k;
-    }
-}
-
-static void hb_read(struct nc_board *b, uint32_t off, void *buf, size_t len)
-{
-    MrNode *n = b->ctx;
-    struct hostrt *h = &n->host;
-    uint8_t *p = buf;
-
-    while (len) {
-        uint32_t k = MIN(len, MR_BURST);
-        MrEvent *e = g_new0(MrEvent, 1);
-
-        host_sync(h);
-        h->state = HOSTRT_WAIT_PIO;
-        h->pio_req_ps = h->now_ps;
-        h->pio_ready_ps = UINT64_MAX;
-        e->t_ps = h->now_ps + h->c.pio_write_latency_ps;
-        e->kind = MR_EV_PIO_READ_BLOCK;
-        e->off = off;
-        e->len = k;
-        e->data = p;            /* filled when the board answers */
-        mr_post(n, e);
-        while (h->state == HOSTRT_WAIT_PIO) {
-            swapcontext(&h->ctx, &h->caller);
-        }
-        off += k;
-        p += k;
-        len -= k;
-    }
-}
-
-static void hb_delay_us(struct nc_board *b, unsigned us)
-{
-    nc_host_compute_ns((uint64_t)us * 1000);
-}
-
-static void hb_close(struct nc_board *b)
-{
-}
-
-static const struct nc_board_ops hb_ops = {
-    .read32 = hb_read32,
-    .write32 = hb_write32,
-    .read = hb_read,
-    .write = hb_write,
-    .delay_us = hb_delay_us,
-    .close = hb_close,
-};
-
 /* Every host's first job: load the firmware through its board window. */
 static int host_entry(int argc, char **argv)
 {
     MrNode *n = &HM->node[nc_host_node()];
-    struct nc_board b = { .ops = &hb_ops, .ctx = n };
+    struct nc_board b;
     struct nc_fw_options o = { .node_id = n->id, .nnodes = HM->nodes };
     struct nc_fw_info info;
     char err[512];
     int rc;
 
+    nc_board_open_hostif(&b);   /* PIO bursts through this host's clock */
     snprintf(b.name, sizeof b.name, "node %u", n->id);
     rc = nc_fw_load(&b, HM->firmware, HM->fw_image, HM->fw_len, &o, &info,
                     err, sizeof err);
@@ -243,6 +174,8 @@ void mr_hosts_init(MyrinetState *m)
             .pio_write = mr_host_pio_write,
             .pio_read = mr_host_pio_read,
             .console = mr_host_console,
+            .pio_write_block = mr_host_pio_write_block,
+            .pio_read_block = mr_host_pio_read_block,
         };
         struct hostrt_costs c = {
             .pio_read_ps = pp->pci_pio_read_ps,

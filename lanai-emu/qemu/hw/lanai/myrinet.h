@@ -152,6 +152,10 @@ void mr_sram_write(MrNode *n, uint32_t addr, const void *buf, uint32_t len);
 void mr_hosts_init(MyrinetState *m);
 void mr_host_pio_write(void *opaque, unsigned node, uint64_t t, uint32_t off, uint32_t v);
 void mr_host_pio_read(void *opaque, unsigned node, uint64_t t, uint32_t off);
+void mr_host_pio_write_block(void *opaque, unsigned node, uint64_t t, uint32_t off,
+                             const void *buf, uint32_t len);
+void mr_host_pio_read_block(void *opaque, unsigned node, uint64_t t, uint32_t off,
+                            void *buf, uint32_t len);
 void mr_host_console(void *opaque, unsigned node, uint64_t t, const char *s, size_t len);
 void mr_hosts_cleanup(MyrinetState *m);
 
