@@ -17,6 +17,13 @@
 unsigned nc_host_node(void);
 unsigned nc_host_nodes(void);
 
+/* The source route from this node to node 'dst': route bytes (0x80 | port,
+ * one per switch, docs/fabric.md) into route[0..max). Returns the length,
+ * or -1 when dst is not a node or the route is longer than max. On the
+ * emulated cluster the routes are the topology's up*-down* routes; a real
+ * cluster gets them from its mapper. Free of charge (configuration). */
+int nc_host_route(unsigned dst, uint8_t *route, size_t max);
+
 /* The host's clock, in nanoseconds of virtual time. */
 uint64_t nc_host_now_ns(void);
 

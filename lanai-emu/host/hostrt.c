@@ -190,6 +190,18 @@ unsigned nc_host_node(void) { return cur->node; }
 unsigned nc_host_nodes(void) { return cur->nodes; }
 uint64_t nc_host_now_ns(void) { return cur->now_ps / 1000; }
 
+int nc_host_route(unsigned dst, uint8_t *route, size_t max)
+{
+    if (dst >= cur->nodes)
+        return -1;
+    if (cur->m.route)
+        return cur->m.route(cur->m.opaque, cur->node, dst, route, max);
+    if (max < 1)
+        return -1;
+    route[0] = (uint8_t)(0x80 | dst);
+    return 1;
+}
+
 void nc_host_compute_ns(uint64_t ns)
 {
     charge(cur, ns * 1000 * cur->c.compute_scale_micro / 1000000);

@@ -38,6 +38,9 @@ struct hostrt_machine {
                             const void *buf, uint32_t len);
     void (*pio_read_block)(void *opaque, unsigned node, uint64_t t_ps, uint32_t off,
                            void *buf, uint32_t len);
+    /* Optional (NULL: one crossbar, node j on port j). The route bytes from
+     * node to dst, as nc_host_route(). */
+    int (*route)(void *opaque, unsigned node, unsigned dst, uint8_t *route, size_t max);
 };
 
 /* Host costs, from the platform profile (picoseconds). */

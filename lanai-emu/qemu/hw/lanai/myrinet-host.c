@@ -83,6 +83,22 @@ void mr_host_console(void *opaque, unsigned node, uint64_t t, const char *s,
     mr_console(&HM->node[node], t, s, len);
 }
 
+/* The topology's routes (up*-down*), as route bytes 0x80 | port. */
+int mr_host_route(void *opaque, unsigned node, unsigned dst, uint8_t *route,
+                  size_t max)
+{
+    uint8_t ports[TOPO_MAX_HOPS];
+    int len = topo_route(HM->topo, node, dst, ports);
+
+    if (len < 0 || (size_t)len > max) {
+        return -1;
+    }
+    for (int i = 0; i < len; i++) {
+        route[i] = 0x80 | ports[i];
+    }
+    return len;
+}
+
 /* Every host's first job: load the firmware through its board window. */
 static int host_entry(int argc, char **argv)
 {
@@ -176,6 +192,7 @@ void mr_hosts_init(MyrinetState *m)
             .console = mr_host_console,
             .pio_write_block = mr_host_pio_write_block,
             .pio_read_block = mr_host_pio_read_block,
+            .route = mr_host_route,
         };
         struct hostrt_costs c = {
             .pio_read_ps = pp->pci_pio_read_ps,

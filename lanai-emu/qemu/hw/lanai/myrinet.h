@@ -157,6 +157,7 @@ void mr_host_pio_write_block(void *opaque, unsigned node, uint64_t t, uint32_t o
 void mr_host_pio_read_block(void *opaque, unsigned node, uint64_t t, uint32_t off,
                             void *buf, uint32_t len);
 void mr_host_console(void *opaque, unsigned node, uint64_t t, const char *s, size_t len);
+int mr_host_route(void *opaque, unsigned node, unsigned dst, uint8_t *route, size_t max);
 void mr_hosts_cleanup(MyrinetState *m);
 
 #endif
