@@ -32,6 +32,7 @@ $(EMU_T)/rdiff: tests/emu/rdiff.c ref/iss/iss.c ref/iss/disas.c ref/iss/iss.h \
 # Deliberate translation bugs, each of which suite or random must catch.
 check-mutants: emu-build $(EMU_T)/rdiff all
 	@bash tests/emu/mutants
+	@bash tests/myrinet/mutants
 
 # Guest instructions per second, QEMU vs lanai-iss (build/bench/emu.csv).
 bench-emu: emu-build all

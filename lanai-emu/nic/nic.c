@@ -397,6 +397,12 @@ uint32_t nic_reg_read(struct nic *n, uint32_t off, bool from_host)
     return v;
 }
 
+bool nic_reg_varies_with_time(uint32_t off)
+{
+    return off == L9_RTC || off == L9_IT0 || off == L9_IT1 || off == L9_IT2 ||
+           off == L9_RMP;
+}
+
 void nic_reg_write(struct nic *n, uint32_t off, uint32_t v, bool from_host)
 {
     uint64_t t;

@@ -122,6 +122,12 @@ void nic_reset(struct nic *n);
  * true for accesses through the board window (they differ only in ISR:
  * the LANai may set HOST_SIG, the host may set LANAI_SIG). */
 uint32_t nic_reg_read(struct nic *n, uint32_t off, bool from_host);
+
+/* Whether a read of register 'off' may return a different value at a later
+ * time with nothing else happening (RTC, IT0-IT2, RMP while a packet comes
+ * in): every other register changes only by an access or at a time the NIC
+ * announced through wake_at. The machine's idle detection relies on it. */
+bool nic_reg_varies_with_time(uint32_t off);
 void nic_reg_write(struct nic *n, uint32_t off, uint32_t val, bool from_host);
 
 /* A packet from the fabric (its delivery record) reaches this NIC. Called

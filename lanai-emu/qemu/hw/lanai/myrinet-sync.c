@@ -224,6 +224,9 @@ static void ev_apply(MrNode *n, MrEvent *e)
     case MR_EV_PACKET:
         nic_receive(&n->nic, e->pkt);
         break;
+    case MR_EV_LINK:
+        nic_set_link(&n->nic, e->val);
+        break;
     }
     ev_free(e);
 }
@@ -250,6 +253,7 @@ static void node_apply_due(MrNode *n, uint64_t upto, bool running)
         if (t == UINT64_MAX || t > upto) {
             return;
         }
+        n->disturb++;
         if (n->wake_ps == t) {
             n->wake_ps = UINT64_MAX;
             n->now_ps = t;
@@ -275,6 +279,7 @@ static void set_state(MrNode *n, enum mr_state s)
 
 void mr_cpu_hold(MrNode *n, bool hold)
 {
+    n->disturb++;
     if (hold) {
         if (n->state != MR_HELD) {
             set_state(n, MR_HELD);
@@ -460,6 +465,201 @@ static void flush_tx(uint64_t upto)
     g_array_remove_range(M->tx, 0, done);
 }
 
+/* ---- idle NICs --------------------------------------------------------------- */
+
+/*
+ * A NIC with nothing to do polls: its CPU goes round a loop reading ISR or
+ * SRAM words. Executing that loop would cost host time for every simulated
+ * cycle, so the machine detects it and skips it, exactly:
+ *
+ * After a window in which nothing happened at a node (no event, no NIC
+ * register write, no read of a register that changes with time alone), the
+ * machine takes the CPU's state as an anchor and single-steps it (budget 1),
+ * with every store reported first (env.store_watch): the old contents of
+ * each SRAM byte stored to are logged. When the CPU is back in the anchor's
+ * exact state (registers, pc, flags, pending jump), the logged bytes hold
+ * their old values again and still nothing happened, the whole machine
+ * state is what it was at the anchor: execution is a function of that
+ * state, so from here the CPU repeats the same P cycles until something
+ * from outside changes (an event or wake-up of its NIC, which the machine
+ * knows in advance). The node goes MR_IDLE: its CPU halts, and when its
+ * next event is due at cycle k the machine sets its cycle counter to the
+ * last loop head at or before k (the state there is the anchor's) and lets
+ * it run the rest of the way, so the event lands at the same cycle, on the
+ * same state, as without skipping. MYRINET_NO_IDLE=1 turns this off; the
+ * suite runs both ways and compares the bytes.
+ *
+ * A check that fails (no return to the anchor within MR_PROBE_STEPS, a
+ * store log overflow, a disturbance) costs a few hundred single steps; the
+ * next one waits twice as many quiet windows, up to MR_PROBE_BACKOFF_MAX.
+ */
+#define MR_PROBE_STEPS 512          /* re-anchored half way */
+#define MR_PROBE_LOG 256            /* SRAM bytes stored to during a check */
+#define MR_PROBE_BACKOFF_MAX 1024
+
+typedef struct MrProbe {
+    bool on;
+    unsigned steps;
+    uint64_t disturb;               /* node's disturb at the anchor */
+    CPULanaiState anchor;
+    unsigned nlog;
+    bool overflow;
+    uint32_t log_addr[MR_PROBE_LOG];
+    uint8_t log_old[MR_PROBE_LOG];
+} MrProbe;
+
+static void probe_anchor(MrNode *n)
+{
+    MrProbe *p = n->probe;
+
+    p->anchor = *node_env(n);
+    p->disturb = n->disturb;
+    p->nlog = 0;
+    p->overflow = false;
+}
+
+static void probe_start(MrNode *n)
+{
+    if (!n->probe) {
+        n->probe = g_new0(MrProbe, 1);
+    }
+    probe_anchor(n);
+    n->probe->on = true;
+    n->probe->steps = 0;
+    node_env(n)->store_watch = 1;
+    M->probes++;
+}
+
+static void probe_stop(MrNode *n, bool found)
+{
+    n->probe->on = false;
+    node_env(n)->store_watch = 0;
+    if (found) {
+        n->probe_backoff = 1;
+    } else {
+        n->probe_backoff = MIN(MAX(n->probe_backoff * 2, 1),
+                               MR_PROBE_BACKOFF_MAX);
+    }
+    n->probe_wait = n->probe_backoff;
+}
+
+/* env.store_watch is set: a store of 'size' bytes at 'addr' is about to
+ * happen. */
+static void mr_store_hook(CPUState *cs, uint32_t addr, uint32_t size)
+{
+    MrNode *n = &M->node[cs->cpu_index];
+    MrProbe *p = n->probe;
+
+    if (!p || !p->on) {
+        return;
+    }
+    if ((uint64_t)addr + size > n->sram_size) {
+        n->disturb++;               /* a register (its handler counts too) */
+        return;
+    }
+    for (uint32_t a = addr; a < addr + size; a++) {
+        unsigned i;
+        for (i = 0; i < p->nlog && p->log_addr[i] != a; i++) {
+        }
+        if (i < p->nlog) {
+            continue;               /* the first old value is the one kept */
+        }
+        if (p->nlog == MR_PROBE_LOG) {
+            p->overflow = true;
+            return;
+        }
+        p->log_addr[p->nlog] = a;
+        p->log_old[p->nlog++] = n->sram_ptr[a];
+    }
+}
+
+/* The architectural state that decides what the CPU does next. */
+static bool same_cpu_state(const CPULanaiState *a, const CPULanaiState *b)
+{
+    return !memcmp(a->r, b->r, sizeof a->r) && a->pc == b->pc &&
+           a->NF == b->NF && a->ZF == b->ZF && a->CF == b->CF &&
+           a->VF == b->VF && a->pend == b->pend &&
+           a->pend_target == b->pend_target && a->pend_taken == b->pend_taken;
+}
+
+static bool memory_as_at_anchor(MrNode *n)
+{
+    const MrProbe *p = n->probe;
+
+    for (unsigned i = 0; i < p->nlog; i++) {
+        if (n->sram_ptr[p->log_addr[i]] != p->log_old[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * One step of a running check (the CPU stopped between instructions).
+ * Returns true when the loop was found and the node is now idle.
+ */
+static bool probe_step(MrNode *n)
+{
+    MrProbe *p = n->probe;
+    CPULanaiState *env = node_env(n);
+
+    if (!p || !p->on) {
+        return false;
+    }
+    if (n->disturb != p->disturb || p->overflow) {
+        probe_stop(n, false);
+        return false;
+    }
+    if (env->cycles > p->anchor.cycles && same_cpu_state(env, &p->anchor) &&
+        memory_as_at_anchor(n)) {
+        probe_stop(n, true);
+        n->idle_cycles = env->cycles;
+        n->idle_period = env->cycles - p->anchor.cycles;
+        set_state(n, MR_IDLE);
+        M->idles++;
+        return true;
+    }
+    if (++p->steps == MR_PROBE_STEPS / 2) {
+        probe_anchor(n);            /* the first anchor was not on the loop */
+    } else if (p->steps >= MR_PROBE_STEPS) {
+        probe_stop(n, false);
+    }
+    return false;
+}
+
+/* The CPU reached the end of a window: start a check if it was quiet. */
+static void probe_consider(MrNode *n)
+{
+    bool quiet = n->disturb == n->disturb_win;
+
+    n->disturb_win = n->disturb;
+    if (!M->idle_skip || (n->probe && n->probe->on) || !quiet) {
+        return;
+    }
+    if (n->probe_wait) {
+        n->probe_wait--;
+        return;
+    }
+    probe_start(n);
+    n->disturb_win = n->disturb;
+}
+
+/* An idle node's next event is due at t: bring its CPU to the last loop
+ * head at or before that time and let it run the rest. */
+static void idle_wake(MrNode *n, uint64_t t)
+{
+    CPULanaiState *env = node_env(n);
+    uint64_t k = env_cycles_for(n, t);
+
+    if (k > n->idle_cycles) {
+        uint64_t loops = (k - n->idle_cycles) / n->idle_period;
+        env->cycles = n->idle_cycles + loops * n->idle_period;
+        M->skipped_cycles += loops * n->idle_period;
+    }
+    set_state(n, MR_RUN);
+    n->disturb_win = n->disturb;
+}
+
 /* ---- the end --------------------------------------------------------------- */
 
 static G_NORETURN void finish(int status, const char *why)
@@ -491,6 +691,9 @@ static G_NORETURN void finish(int status, const char *why)
     if (getenv("MYRINET_STATS")) {
         fprintf(stderr, "myrinet: %" PRIu64 " windows, %" PRIu64 " events\n",
                 M->windows, M->events);
+        fprintf(stderr, "myrinet: idle: %" PRIu64 " loop checks, %" PRIu64
+                " idle stretches, %" PRIu64 " cycles skipped\n",
+                M->probes, M->idles, M->skipped_cycles);
     }
     fflush(stdout);
     fflush(stderr);
@@ -521,7 +724,11 @@ static uint64_t next_anything(void)
         MrNode *n = &M->node[i];
         uint64_t h = hostrt_next_ps(&n->host);
         uint64_t e = node_next(n);
-        t = MIN(t, MIN(h, e));
+        if (n->host.state == HOSTRT_DONE && n->host.now_ps > M->win_end) {
+            h = n->host.now_ps;     /* the run ends when time gets there */
+        }
+        uint64_t l = fabric_link_change_after(M->fabric, i, M->win_end - 1);
+        t = MIN(t, MIN(h, MIN(e, l)));
     }
     return t;
 }
@@ -545,7 +752,8 @@ static void advance(void)
         }
         start = M->win_end;
         for (unsigned i = 0; i < M->nodes && !any_wait; i++) {
-            any_wait = M->node[i].state != MR_HELD;
+            any_wait = M->node[i].state == MR_RUN ||
+                       M->node[i].state == MR_WAIT;
         }
         if (!any_wait) {
             uint64_t x = next_anything();
@@ -563,13 +771,17 @@ static void advance(void)
         M->windows++;
 
         /* 'down' fault rules: the NIC shows its link state in ISR.LINK_DOWN,
-         * updated at window boundaries */
+         * from the start of the first window at or after the change */
         for (unsigned i = 0; i < M->nodes; i++) {
             MrNode *n = &M->node[i];
             bool down = !fabric_node_link_up(M->fabric, i, M->win_start);
             if (down != n->link_down) {
+                MrEvent *e = g_new0(MrEvent, 1);
                 n->link_down = down;
-                nic_set_link(&n->nic, !down);
+                e->t_ps = M->win_start;
+                e->kind = MR_EV_LINK;
+                e->val = !down;
+                mr_post(n, e);
             }
         }
 
@@ -580,6 +792,9 @@ static void advance(void)
             MrNode *n = &M->node[i];
             if (n->state == MR_HELD) {
                 node_apply_due(n, M->win_end - 1, false);
+            }
+            if (n->state == MR_IDLE && node_next(n) < M->win_end) {
+                idle_wake(n, node_next(n));
             }
             if (n->state == MR_WAIT) {
                 set_state(n, MR_RUN);
@@ -638,13 +853,14 @@ static bool mr_cpu_exec_interrupt(CPUState *cs, int request)
         }
         if (n->state == MR_RUN) {
             node_apply_due(n, 0, true);
-            if (n->state != MR_RUN) {
+            if (n->state != MR_RUN || probe_step(n)) {
                 continue;
             }
             compute_target(n);
             if (n->target > node_env(n)->cycles) {
                 break;                  /* run to it */
             }
+            probe_consider(n);
             set_state(n, MR_WAIT);      /* at the window's end */
         }
         /*
@@ -663,6 +879,9 @@ static bool mr_cpu_exec_interrupt(CPUState *cs, int request)
     }
     if (n->state == MR_RUN) {
         uint64_t want = n->target - node_env(n)->cycles;
+        if (n->probe && n->probe->on) {
+            want = 1;                   /* single steps while checking */
+        }
         set_remaining(cs, M->unsynced ? unsynced_chunk() : want);
         n->unsync_slice = M->unsynced;
         cs->halted = 0;
@@ -677,6 +896,7 @@ void mr_sync_install_hooks(CPUState *cs)
 {
     /* the LANai CPU calls this between blocks while MR_HOOK_IRQ is set */
     LANAI_CPU(cs)->board_exec_hook = mr_cpu_exec_interrupt;
+    LANAI_CPU(cs)->board_store_hook = mr_store_hook;
     cs->interrupt_request |= MR_HOOK_IRQ;
 }
 
@@ -691,4 +911,6 @@ void mr_sync_init(MyrinetState *m)
     m->unsynced = getenv("MYRINET_UNSYNC") && atoi(getenv("MYRINET_UNSYNC"));
     m->global_clock = getenv("MYRINET_GLOBAL_CLOCK") &&
                       atoi(getenv("MYRINET_GLOBAL_CLOCK"));
+    m->idle_skip = !m->unsynced && !m->global_clock &&
+                   !(getenv("MYRINET_NO_IDLE") && atoi(getenv("MYRINET_NO_IDLE")));
 }

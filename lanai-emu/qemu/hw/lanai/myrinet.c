@@ -43,6 +43,9 @@ static uint64_t specials_read(void *opaque, hwaddr addr, unsigned size)
     MrNode *n = opaque;
     uint32_t v;
 
+    if (nic_reg_varies_with_time(addr)) {
+        n->disturb++;           /* the CPU saw time pass: not idle */
+    }
     n->in_mmio = true;
     v = nic_reg_read(&n->nic, addr, false);
     n->in_mmio = false;
@@ -54,6 +57,7 @@ static void specials_write(void *opaque, hwaddr addr, uint64_t val,
 {
     MrNode *n = opaque;
 
+    n->disturb++;               /* the CPU changed its NIC: not idle */
     n->in_mmio = true;
     nic_reg_write(&n->nic, addr, val, false);
     n->in_mmio = false;

@@ -30,6 +30,8 @@ enum mr_state {
     MR_HELD,    /* LANai held in reset (CPU halted) */
     MR_RUN,     /* CPU runs towards its next target */
     MR_WAIT,    /* CPU reached the window end; waits for the others */
+    MR_IDLE,    /* CPU in a loop that changes nothing: halted until its next
+                 * event, its time skipped (myrinet-sync.c, "Idle NICs") */
 };
 
 enum mr_ev_kind {
@@ -38,6 +40,7 @@ enum mr_ev_kind {
     MR_EV_PIO_READ,
     MR_EV_PIO_READ_BLOCK,
     MR_EV_PACKET,
+    MR_EV_LINK,                        /* 'down' fault rules: val = link up */
 };
 
 typedef struct MrEvent {
@@ -71,6 +74,14 @@ typedef struct MrNode {
     uint64_t now_ps;           /* the node's time outside CPU accesses */
     uint64_t wake_ps;          /* nic_advance() due then (UINT64_MAX: none) */
     bool link_down;            /* last link state shown to the NIC (fault rules) */
+    /* idle detection (myrinet-sync.c, "Idle NICs") */
+    uint64_t disturb;          /* bumps on anything that changes what the CPU sees */
+    uint64_t disturb_win;      /* its value at the last window end */
+    struct MrProbe *probe;     /* the loop check, while one runs */
+    unsigned probe_wait;       /* quiet windows to let pass before the next */
+    unsigned probe_backoff;    /* ... doubling after each failed check */
+    uint64_t idle_cycles;      /* MR_IDLE: env->cycles at the loop's head */
+    uint64_t idle_period;      /* ... and the loop's length in cycles */
     MrEvent **q;               /* binary heap on (t_ps, seq) */
     unsigned qn, qcap;
 
@@ -127,6 +138,8 @@ struct MyrinetState {
     uint64_t seq;
     bool unsynced;                 /* MYRINET_UNSYNC=1: negative tests only */
     bool global_clock;             /* MYRINET_GLOBAL_CLOCK=1: likewise */
+    bool idle_skip;                /* off with MYRINET_NO_IDLE=1 (comparisons) */
+    uint64_t probes, idles, skipped_cycles;
 
     GArray *tx;                    /* MrTx not yet given to the fabric */
     GArray *lines;                 /* console lines of the current window */

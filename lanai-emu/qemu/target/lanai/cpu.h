@@ -68,6 +68,14 @@ typedef struct CPUArchState {
      * within a translation block.
      */
     uint64_t cycles;
+
+    /*
+     * Non-zero: every store first calls the board's store hook (a TB flag,
+     * so blocks translated either way coexist). The myrinet machine sets it
+     * while it checks whether a NIC's loop changes anything (idle
+     * detection). Kept across reset: the board owns it.
+     */
+    uint32_t store_watch;
 } CPULanaiState;
 
 struct ArchCPU {
@@ -87,6 +95,12 @@ struct ArchCPU {
      * of the machine.
      */
     bool (*board_exec_hook)(CPUState *cs, int interrupt_request);
+
+    /*
+     * Called before each store while env.store_watch is set, with the
+     * store's address and size in bytes (the store has not happened yet).
+     */
+    void (*board_store_hook)(CPUState *cs, uint32_t addr, uint32_t size);
 };
 
 /* Flags in the LANai3 bit layout (Z=0, N=1, V=2, C=3) for gdb and dumps. */
@@ -152,15 +166,17 @@ static inline int cpu_mmu_index(CPULanaiState *env, bool ifetch)
     return 0;
 }
 
-/* TB flags: the pending-jump slot count (0..2). */
+/* TB flags: the pending-jump slot count (0..2); stores call the board. */
 #define TB_FLAGS_PEND_MASK 3
+#define TB_FLAGS_STORE_WATCH 4
 
 static inline void cpu_get_tb_cpu_state(CPULanaiState *env, target_ulong *pc,
                                         target_ulong *cs_base, uint32_t *flags)
 {
     *pc = env->pc;
     *cs_base = 0;
-    *flags = env->pend & TB_FLAGS_PEND_MASK;
+    *flags = (env->pend & TB_FLAGS_PEND_MASK) |
+             (env->store_watch ? TB_FLAGS_STORE_WATCH : 0);
 }
 
 #include "exec/cpu-all.h"

@@ -58,6 +58,15 @@ void HELPER(trap)(CPULanaiState *env, uint32_t code, uint32_t cycles)
                    ? trap_reasons[code] : "trap");
 }
 
+void HELPER(store_watch)(CPULanaiState *env, uint32_t addr, uint32_t size)
+{
+    LanaiCPU *cpu = env_archcpu(env);
+
+    if (cpu->board_store_hook) {
+        cpu->board_store_hook(env_cpu(env), addr, size);
+    }
+}
+
 /* No MMU: every address maps to itself with every permission. */
 bool lanai_cpu_tlb_fill(CPUState *cs, vaddr address, int size,
                         MMUAccessType access_type, int mmu_idx,

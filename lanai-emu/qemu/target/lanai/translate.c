@@ -569,6 +569,14 @@ static bool trans_SEL(DisasContext *dc, arg_rr *a)
 
 /* ---- memory (sections 5.3-5.6) ------------------------------------- */
 
+/* In blocks translated for a watching board, a store reports itself first. */
+static void gen_store_watch(DisasContext *dc, TCGv_i32 ea, unsigned bytes)
+{
+    if (dc->base.tb->flags & TB_FLAGS_STORE_WATCH) {
+        gen_helper_store_watch(cpu_env, ea, tcg_constant_i32(bytes));
+    }
+}
+
 /*
  * The access common to RM, RRM and SPLS. opv is Rs1 combined with the
  * offset; P selects it as the address, Q writes it back to Rs1.
@@ -590,6 +598,7 @@ static bool gen_mem(DisasContext *dc, bool store, int rd, int rs1,
     /* A device must see the exact cycle count (and pc for its traps). */
     sync_cycles(dc, dc->cyc);
     if (store) {
+        gen_store_watch(dc, ea, memop_size(size));
         /* With write-back the old value of Rd is stored (section 5.3). */
         tcg_gen_qemu_st_i32(reg(dc, rd), ea, 0, mop);
         if (q) {
@@ -717,6 +726,7 @@ static bool trans_LD_sls(DisasContext *dc, arg_sls *a)
 static bool trans_ST_sls(DisasContext *dc, arg_sls *a)
 {
     sync_cycles(dc, dc->cyc);
+    gen_store_watch(dc, tcg_constant_i32(sls_addr(a)), 4);
     tcg_gen_qemu_st_i32(reg(dc, a->rd), tcg_constant_i32(sls_addr(a)), 0,
                         MO_BEUL | MO_ALIGN);
     return true;
