@@ -3,7 +3,9 @@
  * The topology text format (docs/topology.md):
  *
  *   # comment
- *   switch NAME PORTS              a crossbar with 8, 16 or 32 ports
+ *   switch NAME PORTS [LEVEL]      a crossbar with 8, 16 or 32 ports; LEVEL
+ *                                  (on all switches or none) fixes its
+ *                                  up*-down* level (0 = root side)
  *   link NAME PORT NAME PORT       a cable between two switch ports
  *   node ID NAME PORT              NIC ID plugged into a switch port
  *
@@ -46,7 +48,7 @@ int topo_parse(struct topo *t, const char *name, const char *text, size_t len,
                char *err, size_t errlen)
 {
     size_t pos = 0;
-    unsigned lineno = 0;
+    unsigned lineno = 0, nlevels = 0;
     char line[256], msg[200], sub[200];
 
 #define LINE_ERR(...) do { snprintf(msg, sizeof msg, __VA_ARGS__); \
@@ -78,13 +80,19 @@ int topo_parse(struct topo *t, const char *name, const char *text, size_t len,
             continue;
 
         if (!strcmp(tok[0], "switch")) {
-            unsigned ports;
-            if (ntok != 3)
-                LINE_ERR("expected 'switch NAME PORTS'");
+            unsigned ports, level = 0;
+            if (ntok != 3 && ntok != 4)
+                LINE_ERR("expected 'switch NAME PORTS [LEVEL]'");
             if (!parse_uint(tok[2], 255, &ports))
                 LINE_ERR("switch %s: port count '%s' is not a number", tok[1], tok[2]);
+            if (ntok == 4 && !parse_uint(tok[3], 254, &level))
+                LINE_ERR("switch %s: level '%s' is not a number below 255", tok[1], tok[3]);
+            if (t->nswitches > 0 && (ntok == 4) != (nlevels > 0))
+                LINE_ERR("switch %s: give a level on every switch or on none", tok[1]);
             if (topo_add_switch(t, tok[1], ports, sub, sizeof sub))
                 LINE_ERR("%s", sub);
+            t->sw[t->nswitches - 1].level = (uint8_t)level;
+            nlevels += ntok == 4;
         } else if (!strcmp(tok[0], "link")) {
             int a, b;
             unsigned pa, pb;
@@ -116,6 +124,7 @@ int topo_parse(struct topo *t, const char *name, const char *text, size_t len,
         }
     }
 #undef LINE_ERR
+    t->fixed_levels = t->nswitches > 0 && nlevels == t->nswitches;
     if (topo_finish(t, msg, sizeof msg)) {
         snprintf(err, errlen, "%s: %s", name, msg);
         return -1;
@@ -156,7 +165,10 @@ void topo_write(const struct topo *t, FILE *f)
 {
     fprintf(f, "# nicoll topology: %u switches, %u nodes\n", t->nswitches, t->nnodes);
     for (unsigned i = 0; i < t->nswitches; i++)
-        fprintf(f, "switch %s %u\n", t->sw[i].name, t->sw[i].nports);
+        if (t->fixed_levels)
+            fprintf(f, "switch %s %u %u\n", t->sw[i].name, t->sw[i].nports, t->sw[i].level);
+        else
+            fprintf(f, "switch %s %u\n", t->sw[i].name, t->sw[i].nports);
     for (unsigned i = 0; i < t->nswitches; i++)
         for (unsigned p = 0; p < t->sw[i].nports; p++) {
             const struct topo_peer *q = &t->sw[i].port[p];

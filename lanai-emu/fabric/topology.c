@@ -33,6 +33,7 @@ void topo_free(struct topo *t)
         return;
     free(t->routes.next);
     free(t->routes.level);
+    free(t->routes.dist);
     free(t);
 }
 
@@ -121,47 +122,96 @@ int topo_gen_crossbar(struct topo *t, unsigned nnodes, char *err, size_t errlen)
     return topo_finish(t, err, errlen);
 }
 
+/*
+ * Fat tree (folded Clos, full bisection), levels counted from the leaves:
+ * level 1 holds the NICs. With k = ports / 2 and L levels, a leaf has k NIC
+ * ports and k up links, a middle switch k down and k up, a top switch all
+ * its ports down, so L levels hold 2k * k^(L-1) NICs; L is the smallest
+ * that fits. Below the top, the switches of level l form groups ("sub-pods")
+ * of k^(l-1) switches above the same k^(l-1) leaves: switch <g, p> (group g,
+ * position p) sends up port k + j to <g / k, p + j * k^(l-1)> of level l+1,
+ * arriving on its down port g % k. Groups with no NIC below them are not
+ * built. A switch of level L-1 has k up links; the top level needs only as
+ * many ports per switch as there are level-(L-1) groups ("pods"), so each
+ * top switch takes m of the up links of every pod switch it serves
+ * (parallel cables, m = largest power of two with m * pods <= ports): up
+ * port k + j of <g, p> goes to top switch p * (k/m) + j / m, port g * m + j % m.
+ * Every level of links then carries as many cables as there are NICs below
+ * it: full bisection, and up*-down* with the top as root uses only shortest
+ * (leaf-up-to-common-ancestor-and-down) routes.
+ */
 int topo_gen_fattree(struct topo *t, unsigned nnodes, unsigned ports,
                      char *err, size_t errlen)
 {
-    unsigned k = ports / 2, levels = 1, per_level = 1, cap = k;
+    unsigned k = ports / 2, L = 2, leaves, pods, m = 1, total, base[TOPO_MAX_HOPS + 1];
+    uint64_t cap = 2ull * k * k, span[TOPO_MAX_HOPS + 1]; /* leaves below a level-l group */
     char name[TOPO_NAME_LEN];
 
     if (ports != 8 && ports != 16 && ports != 32)
         return fail(err, errlen, "fat tree: %u ports (8, 16 or 32 expected)", ports);
     if (nnodes < 1 || nnodes > TOPO_MAX_NODES)
         return fail(err, errlen, "fat tree: %u nodes (1..%d)", nnodes, TOPO_MAX_NODES);
+    t->fixed_levels = true;
+    if (nnodes <= ports) {  /* one level: a single switch, all ports for NICs */
+        if (topo_add_switch(t, "L0S0", ports, err, errlen))
+            return -1;
+        for (unsigned i = 0; i < nnodes; i++)
+            if (topo_attach_node(t, i, 0, i, err, errlen))
+                return -1;
+        return topo_finish(t, err, errlen);
+    }
     while (cap < nnodes) {
         cap *= k;
-        per_level *= k;
-        levels++;
+        L++;
     }
-    if ((uint64_t)levels * per_level > TOPO_MAX_SWITCHES)
-        return fail(err, errlen, "fat tree: %u levels of %u switches exceed %d switches",
-                    levels, per_level, TOPO_MAX_SWITCHES);
-    /* Switch <w, l> is index l * per_level + w, w read as n-1 base-k digits.
-     * Up port k + j of <w, l> goes to <w with digit l set to j, l + 1>,
-     * arriving on that switch's down port (digit l of w). */
-    for (unsigned l = 0; l < levels; l++)
-        for (unsigned w = 0; w < per_level; w++) {
-            snprintf(name, sizeof name, "L%uS%u", l, w);
-            if (topo_add_switch(t, name, ports, err, errlen))
-                return -1;
-        }
-    for (unsigned l = 0; l + 1 < levels; l++) {
-        unsigned scale = 1;
-        for (unsigned i = 0; i < l; i++)
-            scale *= k;
-        for (unsigned w = 0; w < per_level; w++) {
-            unsigned digit = (w / scale) % k;
+    leaves = (nnodes + k - 1) / k;
+    span[1] = 1;
+    for (unsigned l = 2; l < L; l++)
+        span[l] = span[l - 1] * k;
+    pods = (unsigned)((leaves + span[L - 1] - 1) / span[L - 1]);
+    while (m * 2 <= k && m * 2 * pods <= ports)
+        m *= 2;
+    /* base[l]: index of the first switch of level l; level l < L has
+     * groups(l) * span[l] switches, the top span[L-1] * k / m */
+    total = 0;
+    for (unsigned l = 1; l < L; l++) {
+        uint64_t groups = (leaves + span[l] - 1) / span[l], n = groups * span[l];
+        base[l] = total;
+        if (total + n > TOPO_MAX_SWITCHES)
+            return fail(err, errlen, "fat tree: %u nodes need more than %d switches",
+                        nnodes, TOPO_MAX_SWITCHES);
+        total += (unsigned)n;
+    }
+    base[L] = total;
+    if (total + span[L - 1] * k / m > TOPO_MAX_SWITCHES)
+        return fail(err, errlen, "fat tree: %u nodes need more than %d switches", nnodes,
+                    TOPO_MAX_SWITCHES);
+    total += (unsigned)(span[L - 1] * k / m);
+    for (unsigned i = 0; i < total; i++) {
+        unsigned l = L;
+        while (i < base[l])
+            l--;
+        snprintf(name, sizeof name, "L%uS%u", l - 1, i - base[l]);
+        if (topo_add_switch(t, name, ports, err, errlen))
+            return -1;
+        t->sw[i].level = (uint8_t)(L - l); /* the top is the up*-down* root side */
+    }
+    for (unsigned l = 1; l < L; l++)
+        for (unsigned i = base[l]; i < base[l + 1]; i++) {
+            unsigned g = (unsigned)((i - base[l]) / span[l]), p = (unsigned)((i - base[l]) % span[l]);
             for (unsigned j = 0; j < k; j++) {
-                unsigned w2 = w - digit * scale + j * scale;
-                if (topo_link(t, l * per_level + w, k + j, (l + 1) * per_level + w2, digit,
-                              err, errlen))
+                unsigned to, port;
+                if (l + 1 < L) {
+                    to = base[l + 1] + (unsigned)((g / k) * span[l + 1] + p + j * span[l]);
+                    port = g % k;
+                } else {
+                    to = base[L] + p * (k / m) + j / m;
+                    port = g * m + j % m;
+                }
+                if (topo_link(t, i, k + j, to, port, err, errlen))
                     return -1;
             }
         }
-    }
     for (unsigned i = 0; i < nnodes; i++)
         if (topo_attach_node(t, i, i / k, i % k, err, errlen))
             return -1;
@@ -266,10 +316,12 @@ int topo_gen_random(struct topo *t, unsigned nnodes, unsigned nswitches,
 }
 
 /*
- * up*-down* routing. Switch levels come from a BFS from switch 0. A link
- * u->v goes "up" when v is nearer the root (lower level, or the same level
- * and a lower index). A legal route takes zero or more up links and then
- * only down links, which rules out cyclic channel dependencies.
+ * up*-down* routing. Switch levels come from a BFS from switch 0, or from
+ * the generator (fat trees: the top is level 0). A link u->v goes "up" when
+ * v is nearer the root (lower level, or the same level and a lower index).
+ * A legal route takes zero or more up links and then only down links, which
+ * rules out cyclic channel dependencies: "up" is a strict order, so a
+ * dependency chain rises, then falls, and never comes back.
  */
 static bool is_up(const struct topo_routes *r, unsigned u, unsigned v)
 {
@@ -281,20 +333,27 @@ static int compute_routes(struct topo *t, char *err, size_t errlen)
     struct topo_routes *r = &t->routes;
     unsigned S = t->nswitches;
     uint32_t *queue = malloc(sizeof *queue * 2 * S);
-    uint8_t *seen = malloc(2 * S);
+    uint8_t *seen = malloc(2 * S), *has_node = calloc(S, 1);
 
     free(r->next);
     free(r->level);
+    free(r->dist);
     r->nswitches = S;
     r->next = malloc((size_t)2 * S * S);
     r->level = malloc(S);
-    if (!queue || !seen || !r->next || !r->level) {
+    r->dist = t->fixed_levels ? malloc((size_t)2 * S * S) : NULL;
+    if (!queue || !seen || !has_node || !r->next || !r->level || (t->fixed_levels && !r->dist)) {
         free(queue);
         free(seen);
+        free(has_node);
         return fail(err, errlen, "out of memory computing routes for %u switches", S);
     }
     memset(r->next, NO_PORT, (size_t)2 * S * S);
     memset(r->level, 0xFF, S);
+    if (r->dist)
+        memset(r->dist, 0xFF, (size_t)2 * S * S);
+    for (unsigned i = 0; i < t->nnodes; i++)
+        has_node[t->node[i].sw] = 1;
 
     /* levels: BFS over switch links from switch 0 */
     {
@@ -315,18 +374,27 @@ static int compute_routes(struct topo *t, char *err, size_t errlen)
             if (r->level[i] == 0xFF) {
                 free(queue);
                 free(seen);
+                free(has_node);
                 return fail(err, errlen, "switch %s is not connected to switch %s",
                             t->sw[i].name, t->sw[0].name);
             }
+        if (t->fixed_levels)
+            for (unsigned i = 0; i < S; i++)
+                r->level[i] = t->sw[i].level;
     }
 
-    /* For each destination d, a reverse BFS over states (switch, phase). */
+    /* For each destination d that holds a NIC (no route ends anywhere
+     * else), a reverse BFS over states (switch, phase). */
     for (unsigned d = 0; d < S; d++) {
         unsigned head = 0, tail = 0;
+        if (!has_node[d])
+            continue;
         memset(seen, 0, 2 * S);
         seen[2 * d] = seen[2 * d + 1] = 1;
         queue[tail++] = 2 * d;
         queue[tail++] = 2 * d + 1;
+        if (r->dist)
+            r->dist[(size_t)(2 * d) * S + d] = r->dist[(size_t)(2 * d + 1) * S + d] = 0;
         while (head < tail) {
             unsigned st = queue[head++], v = st / 2, ph_v = st % 2;
             for (unsigned pv = 0; pv < t->sw[v].nports; pv++) {
@@ -346,6 +414,9 @@ static int compute_routes(struct topo *t, char *err, size_t errlen)
                         continue;
                     seen[su] = 1;
                     r->next[(size_t)su * S + d] = (uint8_t)pu;
+                    if (r->dist)
+                        r->dist[(size_t)su * S + d] =
+                            (uint8_t)(r->dist[(size_t)st * S + d] + 1);
                     queue[tail++] = su;
                 }
             }
@@ -353,6 +424,7 @@ static int compute_routes(struct topo *t, char *err, size_t errlen)
     }
     free(queue);
     free(seen);
+    free(has_node);
     return 0;
 }
 
@@ -368,35 +440,76 @@ int topo_finish(struct topo *t, char *err, size_t errlen)
                         t->nnodes - 1);
     if (compute_routes(t, err, errlen))
         return -1;
-    /* Every pair must have a route; the BFS guarantees it when the switch
-     * graph is connected, but check the invariant anyway. */
-    for (unsigned s = 0; s < t->nswitches; s++)
-        for (unsigned d = 0; d < t->nswitches; d++)
+    /* Every pair of NICs must have a route. With BFS levels a connected
+     * graph guarantees it; levels given by a generator or a file may not. */
+    for (unsigned a = 0; a < t->nnodes; a++)
+        for (unsigned b = 0; b < t->nnodes; b++) {
+            unsigned s = t->node[a].sw, d = t->node[b].sw;
             if (s != d && t->routes.next[(size_t)(2 * s) * t->nswitches + d] == NO_PORT)
                 return fail(err, errlen, "no up*-down* route from switch %s to %s",
                             t->sw[s].name, t->sw[d].name);
+        }
     return 0;
+}
+
+/*
+ * With fixed levels (fat trees), a step may take any link that is as short
+ * as the table's, in the same direction. Up: the choice is digit by digit
+ * of the destination NIC id in the base of the number of choices, first
+ * step first (d-mod-k); on a fat tree the k NICs of a leaf then arrive over
+ * k different top switches, and shifted all-to-all patterns share no link.
+ * Down, the choices are parallel cables to the same switch (a merged top
+ * switch): take the one in the same position as the cable the packet came
+ * in on, so a merged switch routes like the separate switches it replaces.
+ */
+static unsigned spread(const struct topo *t, unsigned s, unsigned ph, unsigned target,
+                       unsigned p, unsigned in_port, uint64_t *key)
+{
+    const struct topo_routes *r = &t->routes;
+    size_t S = r->nswitches;
+    uint8_t cand[TOPO_MAX_PORTS], want = (uint8_t)(r->dist[(2 * s + ph) * S + target] - 1);
+    bool up = is_up(r, s, t->sw[s].port[p].id);
+    unsigned nc = 0;
+
+    for (unsigned q = 0; q < t->sw[s].nports; q++) {
+        const struct topo_peer *pq = &t->sw[s].port[q];
+        if (pq->kind == TOPO_SWITCH && is_up(r, s, pq->id) == up &&
+            r->dist[(2 * pq->id + !up) * S + target] == want)
+            cand[nc++] = (uint8_t)q;
+    }
+    if (nc < 2)
+        return p;
+    if (!up)
+        return cand[in_port % nc];
+    p = cand[*key % nc];
+    *key /= nc;
+    return p;
 }
 
 int topo_route(const struct topo *t, unsigned src, unsigned dst, uint8_t *ports)
 {
     const struct topo_routes *r = &t->routes;
-    unsigned s, ph = 0, n = 0, target;
+    unsigned s, ph = 0, n = 0, target, in_port;
+    uint64_t key = dst;
 
     if (src >= t->nnodes || dst >= t->nnodes || !r->next)
         return -1;
     s = t->node[src].sw;
+    in_port = t->node[src].port;
     target = t->node[dst].sw;
     while (s != target) {
         unsigned p = r->next[(size_t)(2 * s + ph) * r->nswitches + target];
         const struct topo_peer *q;
         if (p == NO_PORT || n >= TOPO_MAX_HOPS - 1)
             return -1;
+        if (r->dist)
+            p = spread(t, s, ph, target, p, in_port, &key);
         ports[n++] = (uint8_t)p;
         q = &t->sw[s].port[p];
         if (!is_up(r, s, q->id))
             ph = 1;
         s = q->id;
+        in_port = q->port;
     }
     ports[n++] = t->node[dst].port;
     return (int)n;

@@ -20,7 +20,7 @@
 #include <stdio.h>
 
 #define TOPO_MAX_NODES    4096
-#define TOPO_MAX_SWITCHES 1024
+#define TOPO_MAX_SWITCHES 8192 /* 4096 NICs on a fat tree of 8-port switches */
 #define TOPO_MAX_PORTS    32
 #define TOPO_MAX_HOPS     32   /* longest route, in switches */
 #define TOPO_NAME_LEN     24
@@ -37,6 +37,7 @@ struct topo_peer {
 struct topo_switch {
     char name[TOPO_NAME_LEN];
     uint8_t nports;                      /* 8, 16 or 32 */
+    uint8_t level;                       /* up*-down* level when topo.fixed_levels */
     struct topo_peer port[TOPO_MAX_PORTS];
 };
 
@@ -46,18 +47,27 @@ struct topo_attach {
 };
 
 /*
- * Routing state, filled by topo_compute_routes(): for every switch s and
- * destination switch d, the output port at s in each phase of an up*-down*
- * path (0: may still go up; 1: only down), or 0xFF if none.
+ * Routing state, filled by topo_finish(): for every switch s and every
+ * destination switch d that holds a NIC, the output port at s in each phase
+ * of a shortest up*-down* path (0: may still go up; 1: only down), or 0xFF
+ * if none.
  */
 struct topo_routes {
     unsigned nswitches;
     uint8_t *next;   /* [(s * 2 + phase) * nswitches + d] */
-    uint8_t *level;  /* BFS level of each switch from the root (switch 0) */
+    uint8_t *level;  /* up*-down* level of each switch (0 = the root side) */
+    uint8_t *dist;   /* hops left, like next; only with fixed_levels */
 };
 
 struct topo {
     unsigned nnodes, nswitches;
+    /*
+     * false: levels are the BFS distance from switch 0 (any network).
+     * true: levels are the switches' own 'level' (fat trees: 0 = top), and
+     * topo_route() spreads routes over equally short up links by the
+     * destination NIC (d-mod-k), as fat-tree routing does.
+     */
+    bool fixed_levels;
     struct topo_switch sw[TOPO_MAX_SWITCHES];
     struct topo_attach node[TOPO_MAX_NODES];
     struct topo_routes routes;
@@ -78,9 +88,11 @@ int topo_attach_node(struct topo *t, unsigned node, unsigned sw, unsigned port,
 /*
  * Generators. All NIC ids are 0..nnodes-1.
  * crossbar: one switch with the smallest port count (8/16/32) that fits.
- * fattree:  a folded Clos (k-ary n-tree, k = ports/2): leaves hold k NICs
- *           each, every level up halves nothing but fans out fully; as many
- *           levels as needed for nnodes (two for up to k*k*2 NICs).
+ * fattree:  a folded Clos with full bisection (docs/topology.md): one
+ *           switch up to 'ports' NICs; else leaves hold k = ports/2 NICs and
+ *           k up links, every middle level k down and k up, the top level
+ *           all ports down; as few levels as fit nnodes (2k * k^(L-1) NICs
+ *           with L levels); NIC i on leaf i / k, port i % k.
  * random:   nswitches switches of 'ports' ports, a random connected graph
  *           (spanning tree, then extra links) using 'links_per_switch'
  *           ports for inter-switch links, NICs on random free ports.

@@ -19,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         t = topo_new();
     free(t->routes.next);
     free(t->routes.level);
+    free(t->routes.dist);
     memset(t, 0, sizeof *t);
     if (topo_parse(t, "fuzz", (const char *)data, size, err, sizeof err) == 0)
         for (unsigned a = 0; a < t->nnodes && a < 8; a++)
