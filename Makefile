@@ -38,9 +38,8 @@ check: all
 # The emulator (mk/emu.mk builds it; this is the name users type).
 emu: emu-build
 
-# Later issues fill these in; until then they say so and fail.
-firmware host run:
-	@echo "make $@: not implemented yet (see README status table)" >&2; exit 1
+# firmware (the MCP images), host (libnicoll, lanai-flash) and run (a job on
+# the emulated cluster) are defined in mk/nicoll.mk.
 
 clean:
 	rm -rf $(BUILD)

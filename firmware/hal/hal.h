@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hal: the only code of the MCP that touches the hardware (special
+ * registers, the send and receive engines, host-DMA descriptors, timer 0,
+ * the host signal). Everything above it is plain C on SRAM.
+ */
+#ifndef NC_HAL_H
+#define NC_HAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lanai9_regs.h"
+
+#define HAL_REG(off) (*(volatile uint32_t *)(L9_SPECIAL_BASE + (off)))
+
+static inline uint32_t hal_isr(void) { return HAL_REG(L9_ISR); }
+static inline void hal_isr_clear(uint32_t bits) { HAL_REG(L9_ISR) = bits; }
+
+/* The receive engine: arm for one packet into [buf, buf+len). */
+void hal_rx_arm(void *buf, uint32_t len);
+/* End of the packet just received (RMP after RECV). */
+static inline uint32_t hal_rx_end(void) { return HAL_REG(L9_RMP); }
+/* Clear every receive-related ISR bit after a packet was taken. */
+void hal_rx_done(void);
+
+/* Send the packet that starts 'route_len' bytes before 'hdr' (hdr is
+ * 8-byte aligned, the route bytes right-aligned before it) and ends at
+ * 'end'. Only when ISR.SEND is set. */
+void hal_tx(const uint8_t *hdr, uint32_t route_len, const uint8_t *end);
+
+/* Host-DMA: one block per engine at a time. The descriptor is 24 bytes,
+ * 8-byte aligned, in SRAM. hal_dma_done() is a load-only check: the engine
+ * writes 0 into csum[1] when the block completes (docs/nic.md). */
+struct hal_dma_desc {
+    uint32_t next_flags;
+    uint32_t csum;
+    uint32_t len, lar, eah, eal;
+};
+void hal_dma_start(volatile struct hal_dma_desc *d, bool to_lanai, uint32_t lar,
+                   uint32_t eah, uint32_t eal, uint32_t len);
+static inline bool hal_dma_done(const volatile struct hal_dma_desc *d)
+{
+    return (d->csum & 0xFFFFu) == 0;
+}
+
+/* Timer 0: TIME0 latches 'ticks' x 0.5 us from now. */
+static inline void hal_timer0(uint32_t ticks) { HAL_REG(L9_IT0) = ticks; }
+
+/* Raise the host interrupt (ISR.HOST_SIG; the host masks it with EIMR). */
+static inline void hal_host_signal(void) { HAL_REG(L9_ISR) = L9_ISR_HOST_SIG; }
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Control packets (ACK, NACK, REJECT): a FIFO in front of the data on the
+ * wire, so that acknowledgements are never stuck behind a window of data.
+ * A new ACK to the peer of the last queued ACK replaces it (ACKs are
+ * cumulative).
+ */
+#include "mcp.h"
+
+struct ctrl { uint16_t peer, type; uint32_t seq; };
+
+static struct ctrl q[NC_FW_CTRL_QUEUE];
+static uint32_t head, count;
+#define CTRL_BUF (8u + NC_PKT_HDR)
+static uint8_t buf[NC_FW_CTRL_BUFS][CTRL_BUF] __attribute__((aligned(8)));
+static uint32_t next_buf;
+
+void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq)
+{
+    if (count) {
+        struct ctrl *last = &q[(head + count - 1) % NC_FW_CTRL_QUEUE];
+
+        if (last->peer == peer && last->type == NC_PT_ACK && type == NC_PT_ACK) {
+            last->seq = seq;
+            return;
+        }
+    }
+    if (count == NC_FW_CTRL_QUEUE)
+        return;     /* the peer's timer recovers a lost answer */
+    q[(head + count) % NC_FW_CTRL_QUEUE] = (struct ctrl){ (uint16_t)peer, type, seq };
+    count++;
+}
+
+bool ctrl_pending(void)
+{
+    return count != 0;
+}
+
+void ctrl_send_one(void)
+{
+    struct ctrl c = q[head];
+    uint8_t *h = buf[next_buf] + 8;
+    struct nc_pkt *p = (struct nc_pkt *)h;
+    uint32_t rl;
+
+    head = (head + 1) % NC_FW_CTRL_QUEUE;
+    count--;
+    next_buf = (next_buf + 1) % NC_FW_CTRL_BUFS;
+    rl = route_to(c.peer, h);
+    if (!rl)
+        return;
+    p->type = c.type;
+    p->src = (uint16_t)my_node;
+    p->seq = c.seq;
+    p->src_port = p->dst_port = p->flags = p->pad = 0;
+    p->msg_len = p->offset = p->len = 0;
+    p->pad2[0] = p->pad2[1] = 0;
+    hal_tx(h, rl, h + NC_PKT_HDR);
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The MCP: start-up and the event loop. The loop's idle path only loads
+ * (ISR, the ports' command producers, the MCP's own state) and writes no
+ * register, so the emulator can skip an idle NIC's time; the retransmission
+ * timeout runs on timer 0 (ISR.TIME0), not on polling the RTC.
+ */
+#include "mcp.h"
+#include "shared_block.h"
+
+extern char __mem_size[];
+
+volatile struct nc_abi nc_abi_block __attribute__((aligned(4096)));
+uint32_t my_node, n_nodes;
+
+void tx_init(void);
+
+uint32_t route_to(uint32_t node, uint8_t *hdr)
+{
+    uint32_t len;
+
+    if (node >= NC_FW_MAX_NODES || nc_abi_block.routes_valid <= node)
+        return 0;
+    len = nc_abi_block.routes[node][0];
+    if (!len || len > NC_FW_MAX_ROUTE)
+        return 0;
+    for (uint32_t i = 0; i < len; i++)
+        hdr[(int)i - (int)len] = nc_abi_block.routes[node][1 + i];
+    return len;
+}
+
+/* crt0 calls this. SRAM is all zero when the loader releases reset (it
+ * zeroes every byte before copying the image), so .bss is not cleared
+ * again: clearing the MCP's ~600 KB would take longer than the loader's
+ * 500 us handshake. There are no constructors. */
+void __crt0_start(int argc, char **argv) __attribute__((noreturn));
+void __crt0_start(int argc, char **argv)
+{
+    volatile uint32_t *sb = (volatile uint32_t *)NC_SB_ADDR((uint32_t)(uintptr_t)__mem_size);
+
+    (void)argc;
+    (void)argv;
+    my_node = sb[NC_SB_OFF_NODE_ID / 4];
+    n_nodes = sb[NC_SB_OFF_NNODES / 4];
+    nc_abi_block.magic = NC_ABI_MAGIC;
+    nc_abi_block.version = NC_ABI_VERSION;
+    nc_abi_block.nports = NC_FW_PORTS;
+    nc_abi_block.max_nodes = NC_FW_MAX_NODES;
+    ports_init();
+    tx_init();
+    rx_init();
+    sb[NC_SB_OFF_ABI / 4] = (uint32_t)(uintptr_t)&nc_abi_block;
+    sb[NC_SB_OFF_FW_STATUS / 4] = n_nodes > NC_FW_MAX_NODES ? 1 : 0;
+    sb[NC_SB_OFF_READY / 4] = NC_SB_READY_MAGIC;
+
+    for (;;) {
+        uint32_t isr = hal_isr();
+
+        if (isr & L9_ISR_RECV)
+            rx_packet(isr);
+        if (dma_busy())
+            dma_poll(isr);
+        if (isr & L9_ISR_TIME0)
+            tx_timer();
+        if (tx_active || ctrl_pending())
+            tx_poll(hal_isr());
+        ports_poll();
+    }
+}

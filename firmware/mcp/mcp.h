@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The MCP's state and the calls between its parts:
+ *   main.c     start-up, the event loop
+ *   dma.c      the two host-DMA engines: request queues, completion callbacks
+ *   port.c     ports, host commands, registered memory, tokens, events
+ *   tx.c       the send side of every connection: packetisation, the
+ *              go-back-N window (ref/proto nc_seq), retransmission timer,
+ *              packet descriptors with completion callbacks
+ *   rx.c       the receive side: classification (nc_seq), delivery by DMA,
+ *              ACK / NACK / REJECT, the closed-port rule
+ *   ctrl.c     small control packets (ACK, NACK, REJECT) waiting for the wire
+ * State is static and sized in nc_fw_config.h.
+ */
+#ifndef NC_MCP_H
+#define NC_MCP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hal.h"
+#include "nc_abi.h"
+#include "nc_fw_config.h"
+#include "nc_seq.h"
+#include "wire.h"
+
+#define NONE16 0xFFFFu
+
+/* ---- DMA (dma.c) --------------------------------------------------------- */
+enum dma_kind { DMA_SDMA, DMA_RDMA, DMA_EVENT };
+struct dma_req {
+    uint8_t kind, port;
+    uint16_t arg;           /* packet descriptor, rx buffer or event slot */
+    uint32_t gen;           /* port generation when queued (RDMA, EVENT) */
+    uint32_t lar, eah, eal, len;
+    uint8_t last;           /* RDMA: buffer is released after this one */
+};
+/* Queue a transfer; false when the queue is full (callers size their pools
+ * so that it never is). */
+bool dma_queue(bool to_lanai, const struct dma_req *r);
+void dma_poll(uint32_t isr);
+bool dma_busy(void);
+
+/* ---- ports (port.c) ------------------------------------------------------ */
+struct region { uint32_t valid, hi, lo, len; };
+struct rtoken { uint32_t valid, hi, lo, len, cookie; };
+struct stoken {             /* a send token: one message */
+    uint8_t used, port, dst_port, fence;
+    uint8_t started, pad[3];     /* started: its first packet was built */
+    uint16_t dst, next;     /* next in the connection's message queue */
+    uint32_t gen;           /* sending port's generation */
+    uint32_t hi, lo, len, cookie;
+    uint32_t built;         /* bytes packetised so far */
+    uint32_t acked;         /* bytes acknowledged */
+};
+struct port {
+    uint32_t open, gen, cons;
+    uint32_t ev_hi, ev_lo, ev_slots, ev_next;
+    struct region reg[NC_FW_REGIONS];
+    struct rtoken rtok[NC_FW_RECV_TOKENS];
+    uint16_t rq[NC_FW_RECV_TOKENS];     /* valid tokens, oldest first */
+    uint32_t nrq;
+};
+extern struct port ports[NC_FW_PORTS];
+extern volatile struct nc_abi nc_abi_block;
+/* send tokens of the ports, then one fence token per (peer, port) */
+#define NC_FENCE_TOK(peer, port) (NC_FW_PORTS * NC_FW_SEND_TOKENS + (peer) * NC_FW_PORTS + (port))
+extern struct stoken stok[NC_FW_PORTS * NC_FW_SEND_TOKENS + NC_FW_MAX_NODES * NC_FW_PORTS];
+extern uint32_t my_node, n_nodes;
+
+void ports_init(void);
+void ports_poll(void);
+bool port_check(const struct port *p, uint32_t hi, uint32_t lo, uint32_t len);
+/* Post an event to port p (if still open in generation gen). */
+void port_event(uint32_t p, uint32_t gen, uint32_t type, uint32_t status, uint32_t cookie,
+                uint32_t len, uint32_t src, uint32_t src_port);
+void port_event_dma_done(uint16_t slot);
+/* Finish a send token: event to its port, token free. */
+void send_done(uint16_t tok, uint32_t status);
+/* Take a receive token of port p that holds len bytes; NONE16 if none. */
+uint16_t port_take_rtoken(struct port *p, uint32_t len);
+
+/* ---- connections, send side (tx.c) -------------------------------------- */
+struct pktd {               /* a packet descriptor */
+    uint8_t state;          /* PD_FREE, PD_SDMA, PD_READY */
+    uint8_t dead;           /* discarded while its SDMA ran */
+    uint16_t tok;           /* the message it belongs to */
+    uint16_t peer;
+    uint32_t seq, offset, len;
+};
+enum { PD_FREE, PD_SDMA, PD_READY };
+void tx_message(uint16_t tok);      /* a new send token for its connection */
+void tx_poll(uint32_t isr);
+void tx_sdma_done(uint16_t pd, bool ok);
+void tx_ack(uint32_t peer, uint32_t ack);
+void tx_nack(uint32_t peer, uint32_t want);
+void tx_reject(uint32_t peer, uint32_t seq);
+void tx_timer(void);
+void tx_port_closed(uint32_t port);  /* a local port closed: cancel its sends */
+extern uint32_t tx_active;          /* connections with work: the loop skips tx when 0 */
+void tx_fence(uint32_t peer, uint32_t port);
+
+/* ---- receive side (rx.c) ------------------------------------------------- */
+void rx_init(void);
+void rx_packet(uint32_t isr);
+void rx_rdma_done(uint16_t buf);
+void rx_port_closed(uint32_t port);
+
+/* ---- control packets (ctrl.c) ------------------------------------------- */
+void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq);
+bool ctrl_pending(void);
+void ctrl_send_one(void);           /* only when ISR.SEND */
+
+/* Where the route to a node is, or 0 bytes if the host has not loaded it. */
+uint32_t route_to(uint32_t node, uint8_t *hdr);
+
+#endif

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The interface between libnicoll and the MCP: where things are in SRAM,
+ * the command words a host process writes into its port's command ring,
+ * and the event records the MCP writes by DMA into the port's event ring in
+ * host memory. Everything is 32-bit big-endian words (the LANai's order);
+ * the host converts (PIO words are converted by the board window).
+ *
+ * The firmware publishes the address of its struct nc_abi in the shared
+ * block (NC_SB_OFF_ABI) before it signals ready.
+ *
+ * Command ring (per port): the host writes slot (prod % NC_FW_CMD_SLOTS),
+ * opcode word last, then prod + 1 into 'prod'. The MCP executes commands
+ * in order and publishes its consumer count in 'cons'. The host never has
+ * more than NC_FW_CMD_SLOTS commands outstanding.
+ *
+ * Event ring (per port, host memory, given with OPEN): event i (from 0)
+ * goes to slot i % slots and carries i + 1 in its first word, so the host
+ * knows a slot is new without any other handshake. Every event returns the
+ * token of the command that caused it (a send, a receive buffer), so a
+ * host that holds at most 'slots' tokens cannot be overrun.
+ */
+#ifndef NC_ABI_H
+#define NC_ABI_H
+
+#include "nc_fw_config.h"
+
+#define NC_ABI_MAGIC   0x4E434142u /* "NCAB" */
+#define NC_ABI_VERSION 1u
+
+/* Command opcodes (word 0 of a slot). */
+#define NC_CMD_OPEN      1u /* a1 ev_bus_hi, a2 ev_bus_lo, a3 ev_slots */
+#define NC_CMD_CLOSE     2u
+#define NC_CMD_REG       3u /* a1 region index, a2 bus_hi, a3 bus_lo, a4 len */
+#define NC_CMD_DEREG     4u /* a1 region index */
+#define NC_CMD_RECV      5u /* a1 bus_hi, a2 bus_lo, a3 len, a4 cookie */
+#define NC_CMD_SEND      6u /* a1 bus_hi, a2 bus_lo, a3 len, a4 dst node, a5 dst port, a6 cookie */
+
+/* Event types (word 1 of an event). */
+#define NC_EV_SENT       1u /* status 0 or an error; cookie of the send */
+#define NC_EV_RECV       2u /* status 0 or an error; cookie, len, src node, src port */
+#define NC_EV_ERROR      3u /* a command was refused: status, cookie = opcode */
+
+/* Event status codes (the host library maps them to nc_strerror text). */
+#define NC_ST_OK          0u
+#define NC_ST_EFAULT      1u /* memory not registered by this port */
+#define NC_ST_EPORTCLOSED 2u /* the destination port was closed (or reopened) */
+#define NC_ST_ENOROUTE    3u /* no route to the destination node */
+#define NC_ST_EINVAL      4u /* bad argument (port, length, node, index) */
+#define NC_ST_ENORES      5u /* out of tokens or staging slots */
+#define NC_ST_ECLOSED     6u /* cancelled: this port was closed */
+
+#define NC_EV_WORDS 8u     /* counter, type, status, cookie, len, src node, src port, 0 */
+#define NC_CMD_WORDS 8u
+
+/* Per-port block in SRAM. */
+struct nc_abi_port {
+    volatile unsigned prod;        /* host: commands written */
+    volatile unsigned cons;        /* MCP: commands executed */
+    volatile unsigned state;       /* MCP: 0 closed, 1 open */
+    volatile unsigned gen;         /* MCP: incremented at every open and close */
+    unsigned pad[4];
+    volatile unsigned cmd[NC_FW_CMD_SLOTS][NC_CMD_WORDS];
+};
+
+struct nc_abi {
+    volatile unsigned magic, version, nports, max_nodes;
+    volatile unsigned routes_valid;  /* host: node count once routes[] is written */
+    unsigned pad[3];
+    /* host: routes[n] = route length, then up to NC_FW_MAX_ROUTE bytes */
+    volatile unsigned char routes[NC_FW_MAX_NODES][8];
+    struct nc_abi_port port[NC_FW_PORTS];
+};
+
+#define NC_ABI_OFF_ROUTES_VALID 16u
+#define NC_ABI_OFF_ROUTES       32u
+#define NC_ABI_OFF_PORT(p)      (NC_ABI_OFF_ROUTES + 8u * NC_FW_MAX_NODES + \
+                                 (p) * (32u + 4u * NC_CMD_WORDS * NC_FW_CMD_SLOTS))
+#define NC_ABI_PORT_PROD  0u
+#define NC_ABI_PORT_CONS  4u
+#define NC_ABI_PORT_STATE 8u
+#define NC_ABI_PORT_GEN   12u
+#define NC_ABI_PORT_CMD(slot) (32u + (slot) * 4u * NC_CMD_WORDS)
+
+#endif

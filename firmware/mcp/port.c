@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Ports: the host commands of each port's ring (nc_abi.h), the port's
+ * registered-memory table (the NIC moves data only to and from memory the
+ * port registered: protection between processes), its receive tokens, its
+ * send tokens, and its event ring in host memory, filled by DMA.
+ */
+#include "mcp.h"
+
+struct port ports[NC_FW_PORTS];
+struct stoken stok[NC_FW_PORTS * NC_FW_SEND_TOKENS + NC_FW_MAX_NODES * NC_FW_PORTS];
+
+/* Event records waiting for (or in) their DMA to the host. */
+static uint32_t ev_stage[NC_FW_EV_STAGE][NC_EV_WORDS] __attribute__((aligned(8)));
+static uint16_t ev_free[NC_FW_EV_STAGE];
+static uint32_t ev_nfree;
+
+void ports_init(void)
+{
+    for (uint32_t i = 0; i < NC_FW_EV_STAGE; i++)
+        ev_free[i] = (uint16_t)i;
+    ev_nfree = NC_FW_EV_STAGE;
+}
+
+bool port_check(const struct port *p, uint32_t hi, uint32_t lo, uint32_t len)
+{
+    uint64_t a = (uint64_t)hi << 32 | lo;
+
+    for (uint32_t i = 0; i < NC_FW_REGIONS; i++) {
+        const struct region *r = &p->reg[i];
+        uint64_t b = (uint64_t)r->hi << 32 | r->lo;
+
+        if (r->valid && a >= b && a - b <= r->len && len <= r->len - (uint32_t)(a - b))
+            return true;
+    }
+    return false;
+}
+
+void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint32_t cookie,
+                uint32_t len, uint32_t src, uint32_t src_port)
+{
+    struct port *p = &ports[pi];
+    struct dma_req r;
+    uint32_t *e, slot;
+    uint64_t bus;
+
+    if (!p->open || p->gen != gen || !ev_nfree)
+        return;     /* the process is gone; ev_nfree > 0 by sizing */
+    slot = ev_free[--ev_nfree];
+    e = ev_stage[slot];
+    e[0] = p->ev_next + 1;
+    e[1] = type;
+    e[2] = status;
+    e[3] = cookie;
+    e[4] = len;
+    e[5] = src;
+    e[6] = src_port;
+    e[7] = 0;
+    bus = ((uint64_t)p->ev_hi << 32 | p->ev_lo) +
+          (uint64_t)((p->ev_next & (p->ev_slots - 1)) * (NC_EV_WORDS * 4));   /* slots: a power of two */
+    p->ev_next++;
+    r.kind = DMA_EVENT;
+    r.port = (uint8_t)pi;
+    r.arg = (uint16_t)slot;
+    r.gen = gen;
+    r.lar = (uint32_t)(uintptr_t)e;
+    r.eah = (uint32_t)(bus >> 32);
+    r.eal = (uint32_t)bus;
+    r.len = NC_EV_WORDS * 4;
+    r.last = 1;
+    if (!dma_queue(false, &r))
+        ev_free[ev_nfree++] = (uint16_t)slot;
+}
+
+void port_event_dma_done(uint16_t slot)
+{
+    ev_free[ev_nfree++] = slot;
+    hal_host_signal();
+}
+
+void send_done(uint16_t tok, uint32_t status)
+{
+    struct stoken *t = &stok[tok];
+
+    if (!t->fence)
+        port_event(t->port, t->gen, NC_EV_SENT, status, t->cookie, t->len, t->dst, t->dst_port);
+    t->used = 0;
+}
+
+uint16_t port_take_rtoken(struct port *p, uint32_t len)
+{
+    /* the oldest buffer that holds the message (GM matches by size too);
+     * rq lists the tokens in the order they were given, so this is
+     * usually the first one */
+    for (uint32_t i = 0; i < p->nrq; i++) {
+        uint16_t k = p->rq[i];
+
+        if (p->rtok[k].len < len)
+            continue;
+        for (uint32_t j = i + 1; j < p->nrq; j++)
+            p->rq[j - 1] = p->rq[j];
+        p->nrq--;
+        p->rtok[k].valid = 0;
+        return k;
+    }
+    return NONE16;
+}
+
+static void refuse(uint32_t pi, uint32_t op, uint32_t status, uint32_t cookie)
+{
+    uint32_t type = op == NC_CMD_SEND ? NC_EV_SENT : op == NC_CMD_RECV ? NC_EV_RECV : NC_EV_ERROR;
+
+    port_event(pi, ports[pi].gen, type, status, type == NC_EV_ERROR ? op : cookie, 0, 0, 0);
+}
+
+static void cmd_send(uint32_t pi, const uint32_t *a)
+{
+    struct port *p = &ports[pi];
+    uint32_t hi = a[1], lo = a[2], len = a[3], dst = a[4], dport = a[5], cookie = a[6];
+    uint8_t rt[8];
+
+    if (dst >= n_nodes || dst >= NC_FW_MAX_NODES || dport >= NC_FW_PORTS || len > NC_FW_MAX_MSG)
+        return refuse(pi, NC_CMD_SEND, NC_ST_EINVAL, cookie);
+    if (len && !port_check(p, hi, lo, len))
+        return refuse(pi, NC_CMD_SEND, NC_ST_EFAULT, cookie);
+    if (!route_to(dst, rt + 8))
+        return refuse(pi, NC_CMD_SEND, NC_ST_ENOROUTE, cookie);
+    for (uint32_t i = 0; i < NC_FW_SEND_TOKENS; i++) {
+        uint16_t k = (uint16_t)(pi * NC_FW_SEND_TOKENS + i);
+        struct stoken *t = &stok[k];
+
+        if (t->used)
+            continue;
+        t->used = 1;
+        t->port = (uint8_t)pi;
+        t->dst_port = (uint8_t)dport;
+        t->fence = 0;
+        t->dst = (uint16_t)dst;
+        t->next = NONE16;
+        t->gen = p->gen;
+        t->hi = hi;
+        t->lo = lo;
+        t->len = len;
+        t->cookie = cookie;
+        t->built = t->acked = 0;
+        t->started = 0;
+        tx_message(k);
+        return;
+    }
+    refuse(pi, NC_CMD_SEND, NC_ST_ENORES, cookie);
+}
+
+static void cmd_recv(uint32_t pi, const uint32_t *a)
+{
+    struct port *p = &ports[pi];
+    uint32_t hi = a[1], lo = a[2], len = a[3], cookie = a[4];
+
+    if (len > NC_FW_MAX_MSG)
+        return refuse(pi, NC_CMD_RECV, NC_ST_EINVAL, cookie);
+    if (len && !port_check(p, hi, lo, len))
+        return refuse(pi, NC_CMD_RECV, NC_ST_EFAULT, cookie);
+    for (uint32_t i = 0; i < NC_FW_RECV_TOKENS; i++) {
+        struct rtoken *t = &p->rtok[i];
+
+        if (t->valid)
+            continue;
+        t->valid = 1;
+        t->hi = hi;
+        t->lo = lo;
+        t->len = len;
+        t->cookie = cookie;
+        p->rq[p->nrq++] = (uint16_t)i;
+        return;
+    }
+    refuse(pi, NC_CMD_RECV, NC_ST_ENORES, cookie);
+}
+
+static void port_reset(struct port *p)
+{
+    for (uint32_t i = 0; i < NC_FW_REGIONS; i++)
+        p->reg[i].valid = 0;
+    for (uint32_t i = 0; i < NC_FW_RECV_TOKENS; i++)
+        p->rtok[i].valid = 0;
+    p->nrq = 0;
+}
+
+static void command(uint32_t pi, const uint32_t *a)
+{
+    struct port *p = &ports[pi];
+    volatile struct nc_abi_port *ap = &nc_abi_block.port[pi];
+
+    switch (a[0]) {
+    case NC_CMD_OPEN:
+        if (p->open || !a[3] || (a[3] & (a[3] - 1)))
+            return refuse(pi, a[0], NC_ST_EINVAL, 0);
+        port_reset(p);
+        p->gen++;
+        p->open = 1;
+        p->ev_hi = a[1];
+        p->ev_lo = a[2];
+        p->ev_slots = a[3];
+        p->ev_next = 0;
+        ap->gen = p->gen;
+        ap->state = 1;
+        return;
+    case NC_CMD_CLOSE:
+        if (!p->open)
+            return;
+        p->open = 0;
+        p->gen++;
+        port_reset(p);
+        tx_port_closed(pi);
+        rx_port_closed(pi);
+        ap->gen = p->gen;
+        ap->state = 0;
+        return;
+    }
+    if (!p->open)
+        return;     /* commands of a closed port are ignored */
+    switch (a[0]) {
+    case NC_CMD_REG:
+        if (a[1] >= NC_FW_REGIONS || !a[4])
+            return refuse(pi, a[0], NC_ST_EINVAL, 0);
+        p->reg[a[1]].hi = a[2];
+        p->reg[a[1]].lo = a[3];
+        p->reg[a[1]].len = a[4];
+        p->reg[a[1]].valid = 1;
+        return;
+    case NC_CMD_DEREG:
+        if (a[1] >= NC_FW_REGIONS)
+            return refuse(pi, a[0], NC_ST_EINVAL, 0);
+        p->reg[a[1]].valid = 0;
+        return;
+    case NC_CMD_RECV:
+        return cmd_recv(pi, a);
+    case NC_CMD_SEND:
+        return cmd_send(pi, a);
+    default:
+        return refuse(pi, a[0], NC_ST_EINVAL, 0);
+    }
+}
+
+/* One command per port per call: the loop stays responsive to packets. The
+ * idle path only loads (prod, cons): an idle NIC leaves the machine state
+ * unchanged, so the emulator can skip its time. */
+void ports_poll(void)
+{
+    for (uint32_t pi = 0; pi < NC_FW_PORTS; pi++) {
+        volatile struct nc_abi_port *ap = &nc_abi_block.port[pi];
+        uint32_t a[NC_CMD_WORDS];
+
+        if (ap->prod == ports[pi].cons)
+            continue;
+        for (uint32_t i = 0; i < NC_CMD_WORDS; i++)
+            a[i] = ap->cmd[ports[pi].cons % NC_FW_CMD_SLOTS][i];
+        ports[pi].cons++;
+        command(pi, a);
+        ap->cons = ports[pi].cons;
+    }
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The receive side (GM's RECV and RDMA machines). Packets land in a ring of
+ * SRAM buffers; each data packet is classified by its connection's receive
+ * window (ref/proto nc_seq): the expected one is delivered (payload DMA'd
+ * into the receive buffer the port provided, an event after the message's
+ * last packet) and acknowledged; a duplicate is acknowledged again; one
+ * beyond a gap is answered by a NACK, once per gap.
+ *
+ * Flow control: the first packet of a message that finds no receive buffer
+ * (or its port not yet open) is dropped unanswered, so the sender's timer
+ * holds it back and retries; nothing is lost.
+ *
+ * The closed-port rule (seed 002 section 3.2): closing a port sets a fence
+ * for every peer that sent to it; until that peer's FENCE packet arrives,
+ * the first packet of each message it sends to the port is REJECTed, so no
+ * message meant for the old process reaches a new one. The sender fails
+ * those messages (NC_ST_EPORTCLOSED) and then sends the FENCE.
+ */
+#include "mcp.h"
+
+struct rxconn {
+    nc_rx_t w;
+    uint32_t nacked;            /* expected value last NACKed */
+    uint8_t nack_sent, active, discard, port;
+    uint8_t fence, touched;     /* bit per local port */
+    uint16_t pad;
+    uint32_t gen, msg_len, got, hi, lo, cookie, src_port;
+};
+
+static struct rxconn rxc[NC_FW_MAX_NODES];
+#define RX_BUF (NC_PKT_HDR + NC_FW_MTU + 64u)
+static uint8_t rx_buf[NC_FW_RX_BUFS][RX_BUF] __attribute__((aligned(4096)));
+static uint8_t rx_held[NC_FW_RX_BUFS];
+static uint32_t rx_armed = NONE16;      /* buffer the engine is armed with */
+
+static void arm(void)
+{
+    if (rx_armed != NONE16)
+        return;
+    for (uint32_t i = 0; i < NC_FW_RX_BUFS; i++)
+        if (!rx_held[i]) {
+            rx_armed = i;
+            hal_rx_arm(rx_buf[i], RX_BUF);
+            return;
+        }
+}
+
+void rx_init(void)
+{
+    for (uint32_t i = 0; i < NC_FW_MAX_NODES; i++)
+        nc_rx_init(&rxc[i].w, 1);
+    arm();
+}
+
+void rx_rdma_done(uint16_t b)
+{
+    rx_held[b] = 0;
+    arm();
+}
+
+void rx_port_closed(uint32_t port)
+{
+    for (uint32_t s = 0; s < NC_FW_MAX_NODES; s++) {
+        struct rxconn *c = &rxc[s];
+
+        if (c->active && c->port == port)
+            c->discard = 1;
+        if (c->touched & (1u << port)) {
+            c->fence |= (uint8_t)(1u << port);
+            c->touched &= (uint8_t)~(1u << port);
+        }
+    }
+}
+
+/* Deliver (or discard) an accepted data packet; true if b stays held. */
+static bool deliver(uint32_t src, const struct nc_pkt *h, uint16_t b)
+{
+    struct rxconn *c = &rxc[src];
+    struct port *p = &ports[c->port];
+    bool last = h->offset + h->len == c->msg_len, held = false;
+    uint32_t lo = c->lo + h->offset;
+
+    if (!c->discard && p->gen == c->gen && h->len) {
+        /* protection again at the moment of the DMA: the region may have
+         * been deregistered since the buffer was provided */
+        if (!port_check(p, c->hi + (lo < c->lo), lo, h->len)) {
+            c->discard = 2;
+        } else {
+            struct dma_req r = { DMA_RDMA, c->port, b, c->gen,
+                                 (uint32_t)(uintptr_t)((const uint8_t *)h + NC_PKT_HDR),
+                                 c->hi + (lo < c->lo), lo, h->len, 1 };
+            held = dma_queue(false, &r);
+        }
+    }
+    c->got += h->len;
+    if (last) {
+        if (c->discard != 1)
+            port_event(c->port, c->gen, NC_EV_RECV, c->discard ? NC_ST_EFAULT : NC_ST_OK,
+                       c->cookie, c->msg_len, src, c->src_port);
+        c->active = 0;
+    }
+    return held;
+}
+
+static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
+{
+    struct rxconn *c = &rxc[src];
+    uint32_t reply, bit = 1u << h->dst_port;
+
+    if (h->dst_port >= NC_FW_PORTS || h->len > NC_FW_MTU || n != NC_PKT_HDR + h->len ||
+        h->msg_len > NC_FW_MAX_MSG || h->offset > h->msg_len || h->len > h->msg_len - h->offset)
+        return false;   /* malformed: never acknowledged */
+    if (h->seq != c->w.expected) {
+        nc_rx_verdict_t v = nc_rx_receive(&c->w, h->seq, &reply);
+
+        if (v == NC_RX_DUP)
+            ctrl_queue(src, NC_PT_ACK, reply);
+        else if (!c->nack_sent || c->nacked != reply) {
+            ctrl_queue(src, NC_PT_NACK, reply);
+            c->nack_sent = 1;
+            c->nacked = reply;
+        }
+        return false;
+    }
+    if (h->flags & NC_DF_FENCE) {
+        c->fence &= (uint8_t)~bit;
+    } else if (h->offset == 0) {
+        struct port *p = &ports[h->dst_port];
+        uint16_t t;
+
+#ifndef NC_BROKEN_NO_PORT_RULE
+        if (c->fence & bit) {
+            ctrl_queue(src, NC_PT_REJECT, h->seq);
+            return false;
+        }
+#endif
+        if (!p->open)
+            return false;       /* not open yet: hold the sender back */
+        t = port_take_rtoken(p, h->msg_len);
+        if (t == NONE16)
+            return false;       /* no receive buffer: hold the sender back */
+        c->active = 1;
+        c->discard = 0;
+        c->port = h->dst_port;
+        c->gen = p->gen;
+        c->msg_len = h->msg_len;
+        c->got = 0;
+        c->hi = p->rtok[t].hi;
+        c->lo = p->rtok[t].lo;
+        c->cookie = p->rtok[t].cookie;
+        c->src_port = h->src_port;
+        c->touched |= (uint8_t)bit;
+    } else if (!c->active || h->offset != c->got || h->msg_len != c->msg_len ||
+               h->dst_port != c->port) {
+        return false;           /* cannot happen with intact packets */
+    }
+    nc_rx_receive(&c->w, h->seq, &reply);
+    c->nack_sent = 0;
+    ctrl_queue(src, NC_PT_ACK, reply);
+    if (h->flags & NC_DF_FENCE)
+        return false;
+    return deliver(src, h, b);
+}
+
+void rx_packet(uint32_t isr)
+{
+    uint16_t b = (uint16_t)rx_armed;
+    const struct nc_pkt *h;
+    uint32_t n;
+    bool held = false;
+
+    if (b == NONE16) {
+        hal_rx_done();
+        return;
+    }
+    h = (const struct nc_pkt *)rx_buf[b];
+    n = hal_rx_end() - (uint32_t)(uintptr_t)rx_buf[b];
+    hal_rx_done();
+    rx_armed = NONE16;
+#ifdef NC_BROKEN_NO_CRC
+    isr &= ~L9_ISR_ILLEGAL_RX;
+#endif
+    if (!(isr & (L9_ISR_ILLEGAL_RX | L9_ISR_BUFF)) && n >= NC_PKT_HDR &&
+        h->src < n_nodes && h->src < NC_FW_MAX_NODES) {
+        switch (h->type) {
+        case NC_PT_DATA: held = data(h->src, h, n, b); break;
+        case NC_PT_ACK: tx_ack(h->src, h->seq); break;
+        case NC_PT_NACK: tx_nack(h->src, h->seq); break;
+        case NC_PT_REJECT: tx_reject(h->src, h->seq); break;
+        default: break;
+        }
+    }
+    rx_held[b] = held;
+    arm();
+}

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The send side of the per-peer connections (GM's SDMA and SEND machines):
+ * each peer has a FIFO of messages (send tokens); the message at the cursor
+ * is cut into packets of at most NC_FW_MTU bytes, each a packet descriptor
+ * with a sequence number from the go-back-N window (ref/proto nc_seq). A
+ * packet's payload comes from host memory by DMA (SDMA), then goes on the
+ * wire (SEND) and stays in SRAM until a cumulative ACK frees it; the ACK is
+ * the descriptor's completion callback, which completes the message once
+ * its last packet is acknowledged. A NACK or the retransmission timer (IT0)
+ * sends the window again from its base. A REJECT (the destination port was
+ * closed) fails that message and every queued message to that port.
+ */
+#include "mcp.h"
+
+struct txconn {
+    nc_tx_t w;
+    uint32_t send_next;                 /* next sequence number for the wire */
+    uint32_t last_base;                 /* base at the previous timer tick */
+    uint16_t slot[NC_TX_WINDOW_MAX];    /* packet descriptor of each seq in flight */
+    uint16_t qhead, qtail, cur;         /* message FIFO and the packetising cursor */
+};
+
+static struct txconn txc[NC_FW_MAX_NODES];
+static struct pktd pd[NC_FW_PKT_BUFS];
+static uint16_t pd_free[NC_FW_PKT_BUFS];
+static uint32_t pd_nfree;
+/* packet buffers: 8 bytes for the route, the header, the payload */
+#define PKT_BUF (8u + NC_PKT_HDR + NC_FW_MTU)
+static uint8_t pkt_buf[NC_FW_PKT_BUFS][PKT_BUF] __attribute__((aligned(4096)));
+static uint32_t active[(NC_FW_MAX_NODES + 31) / 32];
+uint32_t tx_active;
+static uint32_t rr;                     /* round-robin start for the wire */
+static bool timer_on;
+
+static void set_active(uint32_t peer)
+{
+    if (!(active[peer / 32] & (1u << (peer % 32)))) {
+        active[peer / 32] |= 1u << (peer % 32);
+        tx_active++;
+    }
+}
+
+static void clear_active(uint32_t peer)
+{
+    if (active[peer / 32] & (1u << (peer % 32))) {
+        active[peer / 32] &= ~(1u << (peer % 32));
+        tx_active--;
+    }
+}
+
+void tx_init(void)
+{
+    for (uint32_t i = 0; i < NC_FW_MAX_NODES; i++) {
+        nc_tx_init(&txc[i].w, 1, NC_FW_WINDOW);
+        txc[i].send_next = 1;
+        txc[i].qhead = txc[i].qtail = txc[i].cur = NONE16;
+    }
+    for (uint32_t i = 0; i < NC_FW_PKT_BUFS; i++)
+        pd_free[i] = (uint16_t)i;
+    pd_nfree = NC_FW_PKT_BUFS;
+}
+
+static uint8_t *hdr_of(uint16_t i) { return pkt_buf[i] + 8; }
+
+static void pd_release(uint16_t i)
+{
+    if (pd[i].state == PD_SDMA) {
+        pd[i].dead = 1;         /* its DMA completion frees it */
+        return;
+    }
+    pd[i].state = PD_FREE;
+    pd_free[pd_nfree++] = i;
+}
+
+static void enqueue(struct txconn *c, uint16_t k)
+{
+    stok[k].next = NONE16;
+    if (c->qtail == NONE16)
+        c->qhead = k;
+    else
+        stok[c->qtail].next = k;
+    c->qtail = k;
+    if (c->cur == NONE16)
+        c->cur = k;
+}
+
+void tx_message(uint16_t k)
+{
+    uint32_t peer = stok[k].dst;
+
+    enqueue(&txc[peer], k);
+    set_active(peer);
+}
+
+/* A fence message to (peer, port): ahead of everything queued. */
+void tx_fence(uint32_t peer, uint32_t port)
+{
+    uint16_t k = (uint16_t)NC_FENCE_TOK(peer, port);
+    struct txconn *c = &txc[peer];
+    struct stoken *t = &stok[k];
+
+    if (t->used)
+        return;
+    t->used = 1;
+    t->fence = 1;
+    t->port = 0;
+    t->dst_port = (uint8_t)port;
+    t->dst = (uint16_t)peer;
+    t->len = t->built = t->acked = 0;
+    t->started = 0;
+    t->next = c->qhead;
+    c->qhead = k;
+    if (c->qtail == NONE16)
+        c->qtail = k;
+    c->cur = k;
+    set_active(peer);
+}
+
+/* Cut the next packet of the cursor's message, start its SDMA. */
+static bool build(uint32_t peer)
+{
+    struct txconn *c = &txc[peer];
+    struct stoken *t;
+    struct nc_pkt *h;
+    struct dma_req r;
+    uint32_t seq, len;
+    uint16_t i;
+
+    if (c->cur == NONE16 || !nc_tx_can_send(&c->w) || !pd_nfree)
+        return false;
+    t = &stok[c->cur];
+    i = pd_free[--pd_nfree];
+    len = t->len - t->built;
+    if (len > NC_FW_MTU)
+        len = NC_FW_MTU;
+    seq = nc_tx_push(&c->w);
+    c->slot[nc_tx_slot(seq)] = i;
+    pd[i].state = PD_SDMA;
+    pd[i].dead = 0;
+    pd[i].tok = c->cur;
+    pd[i].peer = (uint16_t)peer;
+    pd[i].seq = seq;
+    pd[i].offset = t->built;
+    pd[i].len = len;
+    h = (struct nc_pkt *)hdr_of(i);
+    h->type = NC_PT_DATA;
+    h->src = (uint16_t)my_node;
+    h->seq = seq;
+    h->src_port = t->port;
+    h->dst_port = t->dst_port;
+    h->flags = t->fence ? NC_DF_FENCE : 0;
+    h->pad = 0;
+    h->msg_len = t->len;
+    h->offset = t->built;
+    h->len = len;
+    h->pad2[0] = h->pad2[1] = 0;
+    t->built += len;
+    t->started = 1;
+    if (t->built == t->len)
+        c->cur = t->next;
+    r.kind = DMA_SDMA;
+    r.port = t->port;
+    r.arg = i;
+    r.gen = 0;
+    r.lar = (uint32_t)(uintptr_t)(hdr_of(i) + NC_PKT_HDR);
+    r.eal = t->lo + pd[i].offset;
+    r.eah = t->hi + (r.eal < t->lo);
+    r.len = len;
+    r.last = 1;
+    dma_queue(true, &r);    /* the E2L queue is deeper than the descriptor pool */
+    return true;
+}
+
+void tx_sdma_done(uint16_t i, bool ok)
+{
+    if (pd[i].dead) {
+        pd[i].state = PD_READY;
+        pd_release(i);
+        return;
+    }
+    /* ok is false only for a bus address the host's memory does not have:
+     * the payload is then zeros, and the host learned of it from the
+     * registration (docs/firmware.md); the packet still goes, so that the
+     * connection's sequence stays intact. */
+    (void)ok;
+    pd[i].state = PD_READY;
+}
+
+/* Put the packet with sequence send_next on the wire, if it is ready. */
+static bool transmit(uint32_t peer)
+{
+    struct txconn *c = &txc[peer];
+    uint8_t *h;
+    uint32_t rl;
+    uint16_t i;
+
+    if (nc_seq_distance(c->w.base, c->send_next) >= c->w.count)
+        return false;
+    i = c->slot[nc_tx_slot(c->send_next)];
+    if (pd[i].state != PD_READY)
+        return false;
+    h = hdr_of(i);
+    rl = route_to(peer, h);
+    hal_tx(h, rl, h + NC_PKT_HDR + pd[i].len);
+    c->send_next++;
+    if (!timer_on) {
+        hal_timer0(NC_FW_RTO_TICKS);
+        timer_on = true;
+    }
+    return true;
+}
+
+void tx_poll(uint32_t isr)
+{
+    bool sent = !(isr & L9_ISR_SEND);
+
+    if (!sent && ctrl_pending()) {
+        ctrl_send_one();
+        sent = true;
+    }
+    /* only the peers that exist; start after the last one that sent */
+    for (uint32_t n = 0, peer = rr; n < n_nodes && tx_active; n++, peer++) {
+        struct txconn *c;
+
+        if (peer >= n_nodes)
+            peer = 0;
+        if (!(active[peer / 32] & (1u << (peer % 32))))
+            continue;
+        c = &txc[peer];
+        while (build(peer))
+            ;
+        if (!sent && transmit(peer)) {
+            sent = true;
+            rr = peer + 1;
+        }
+        if (c->w.count == 0 && c->cur == NONE16)
+            clear_active(peer);
+    }
+}
+
+/* Completion callback of an acknowledged packet descriptor. */
+static void pd_acked(struct txconn *c, uint16_t i)
+{
+    uint16_t k = pd[i].tok;
+    struct stoken *t = &stok[k];
+
+    t->acked += pd[i].len;
+    if (pd[i].offset + pd[i].len == t->len) {
+        /* the last packet: the message is at the queue's head */
+        c->qhead = t->next;
+        if (c->qhead == NONE16)
+            c->qtail = NONE16;
+        send_done(k, NC_ST_OK);
+    }
+    pd_release(i);
+}
+
+void tx_ack(uint32_t peer, uint32_t ack)
+{
+    struct txconn *c = &txc[peer];
+    uint32_t base = c->w.base, n = nc_tx_ack(&c->w, ack);
+
+    for (uint32_t j = 0; j < n; j++)
+        pd_acked(c, c->slot[nc_tx_slot(base + j)]);
+    if (n && nc_seq_lt(c->send_next, c->w.base))
+        c->send_next = c->w.base;
+}
+
+void tx_nack(uint32_t peer, uint32_t want)
+{
+    struct txconn *c = &txc[peer];
+
+    if (nc_seq_distance(c->w.base, want) > c->w.count)
+        return;                 /* stale */
+    if (want != c->w.base)
+        tx_ack(peer, want - 1);
+#ifndef NC_BROKEN_NO_RETRANSMIT
+    c->send_next = want;        /* go back N */
+#endif
+    set_active(peer);
+}
+
+void tx_reject(uint32_t peer, uint32_t seq)
+{
+    struct txconn *c = &txc[peer];
+    uint32_t port, count;
+    uint16_t k, prev, next;
+
+    if (nc_seq_distance(c->w.base, seq) >= c->w.count)
+        return;                 /* stale */
+    if (seq != c->w.base)
+        tx_ack(peer, seq - 1);
+    port = stok[pd[c->slot[nc_tx_slot(seq)]].tok].dst_port;
+    /* everything in flight goes: the messages behind start again */
+    count = c->w.count;
+    for (uint32_t j = 0; j < count; j++)
+        pd_release(c->slot[nc_tx_slot(seq + j)]);
+    nc_tx_init(&c->w, seq, NC_FW_WINDOW);
+    c->send_next = seq;
+    /* fail every message to that port, restart the others */
+    prev = NONE16;
+    for (k = c->qhead; k != NONE16; k = next) {
+        next = stok[k].next;
+        if (stok[k].dst_port == port && !stok[k].fence) {
+            if (prev == NONE16)
+                c->qhead = next;
+            else
+                stok[prev].next = next;
+            if (c->qtail == k)
+                c->qtail = prev;
+            send_done(k, NC_ST_EPORTCLOSED);
+            continue;
+        }
+        stok[k].built = stok[k].acked = 0;
+        stok[k].started = 0;
+        prev = k;
+    }
+    c->cur = c->qhead;
+    /* then tell the receiver that (this node, port) starts afresh */
+    tx_fence(peer, port);
+}
+
+/* A local port closed: its messages not started are dropped (no event:
+ * the process is gone); started ones finish so the peer sees whole
+ * messages. */
+void tx_port_closed(uint32_t port)
+{
+    for (uint32_t peer = 0; peer < NC_FW_MAX_NODES; peer++) {
+        struct txconn *c = &txc[peer];
+        uint16_t k, prev = NONE16, next;
+
+        for (k = c->qhead; k != NONE16; k = next) {
+            next = stok[k].next;
+            if (!stok[k].fence && stok[k].port == port && !stok[k].started) {
+                if (prev == NONE16)
+                    c->qhead = next;
+                else
+                    stok[prev].next = next;
+                if (c->qtail == k)
+                    c->qtail = prev;
+                if (c->cur == k)
+                    c->cur = next;
+                stok[k].used = 0;
+                continue;
+            }
+            prev = k;
+        }
+    }
+}
+
+/* TIME0: a connection whose window has not moved for a whole period goes
+ * back to its base (the retransmission timeout). */
+void tx_timer(void)
+{
+    bool any = false;
+
+    hal_isr_clear(L9_ISR_TIME0);
+    for (uint32_t peer = 0; peer < n_nodes; peer++) {
+        struct txconn *c = &txc[peer];
+
+        if (!c->w.count)
+            continue;
+        any = true;
+#ifndef NC_BROKEN_NO_RETRANSMIT
+        if (c->w.base == c->last_base) {
+            c->send_next = c->w.base;
+            set_active(peer);
+        }
+#endif
+        c->last_base = c->w.base;
+    }
+    timer_on = any;
+    if (any)
+        hal_timer0(NC_FW_RTO_TICKS);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The MCP's packets on the wire (after the source route, which the switches
+ * consume). The first 16-bit word is the packet type, in the project's range
+ * 0x0A00..0x0AFF (shared/docs/lanai9-nic.md); all fields big-endian, as the
+ * LANai stores them. Data packets carry a connection sequence number; the
+ * control packets answer with one.
+ */
+#ifndef NC_WIRE_H
+#define NC_WIRE_H
+
+#include <stdint.h>
+
+#define NC_PT_DATA   0x0A10u /* seq, payload of one message */
+#define NC_PT_ACK    0x0A11u /* cumulative: everything up to seq arrived */
+#define NC_PT_NACK   0x0A12u /* resend from seq (go-back-N) */
+#define NC_PT_REJECT 0x0A13u /* seq is the first packet of a message for a closed
+                                (or closed since) port: ACK(seq - 1), drop that message */
+
+#define NC_DF_FENCE  1u      /* data flag: no payload, clears the receiver's
+                                port fence for (sender, dst_port) */
+
+struct nc_pkt {
+    uint16_t type;
+    uint16_t src;       /* sending node */
+    uint32_t seq;
+    uint8_t src_port, dst_port, flags, pad;
+    uint32_t msg_len;   /* whole message */
+    uint32_t offset;    /* of this payload in the message */
+    uint32_t len;       /* payload bytes in this packet */
+    uint32_t pad2[2];
+};                      /* 32 bytes, then the payload */
+
+#define NC_PKT_HDR 32u
+
+#endif

@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libnicoll over any backend: the port's command ring in the NIC's SRAM
+ * (written by PIO), its event ring in host memory (written by the NIC's
+ * DMA), tokens, the table of DMA-able memory and registered regions.
+ * The layout and codes are the MCP's (firmware/mcp/nc_abi.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lanai9_regs.h"
+#include "nc_abi.h"
+#include "nc_backend.h"
+#include "nicoll.h"
+#include "shared_block.h"
+
+#define EV_SLOTS  64u    /* > NC_FW_SEND_TOKENS + NC_FW_RECV_TOKENS: never overrun */
+#define MAX_ALLOCS 64u
+#define OPEN_POLLS 200u  /* 200 x 1 us for the MCP to take the OPEN */
+
+struct alloc { uint8_t *ptr; size_t len; uint64_t bus; };
+struct tok { bool used; void *ctx, *buf; size_t len; unsigned node, port; };
+
+struct nc_port {
+    struct nc_backend *be;
+    unsigned id, node, nodes;
+    uint32_t sb, abi, pbase;            /* SRAM addresses */
+    uint32_t prod, cons_seen;
+    uint8_t *ev;                        /* event ring (host memory) */
+    uint64_t ev_bus;
+    uint32_t ev_next;
+    struct alloc alloc[MAX_ALLOCS];
+    unsigned nalloc;
+    struct { void *buf; size_t len; bool used; } reg[NC_FW_REGIONS];
+    struct tok stok[NC_FW_SEND_TOKENS], rtok[NC_FW_RECV_TOKENS];
+    unsigned nsend, nrecv;              /* tokens held by the NIC */
+};
+
+const char *nc_strerror(int err)
+{
+    switch (err) {
+    case NC_OK: return "success";
+    case NC_EINVAL: return "invalid argument";
+    case NC_ENOMEM: return "out of DMA-able memory";
+    case NC_EBUSY: return "port already open";
+    case NC_ENODEV: return "no nicoll MCP answering on the board";
+    case NC_EAGAIN: return "no token free (wait for events first)";
+    case NC_ETIMEDOUT: return "timed out";
+    case NC_EFAULT: return "memory not registered with this port";
+    case NC_EPORTCLOSED: return "destination port closed (or reopened)";
+    case NC_ENOROUTE: return "no route to the destination node";
+    case NC_ENORES: return "NIC out of resources";
+    case NC_ECLOSED: return "cancelled: port closed";
+    case NC_ENOREGION: return "no registration slot free on this port";
+    default: return "unknown error";
+    }
+}
+
+static int from_status(uint32_t st)
+{
+    switch (st) {
+    case NC_ST_OK: return NC_OK;
+    case NC_ST_EFAULT: return NC_EFAULT;
+    case NC_ST_EPORTCLOSED: return NC_EPORTCLOSED;
+    case NC_ST_ENOROUTE: return NC_ENOROUTE;
+    case NC_ST_EINVAL: return NC_EINVAL;
+    case NC_ST_ENORES: return NC_ENORES;
+    case NC_ST_ECLOSED: return NC_ECLOSED;
+    default: return NC_EINVAL;
+    }
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+unsigned nc_node_id(const nc_port *p) { return p->node; }
+unsigned nc_node_count(const nc_port *p) { return p->nodes; }
+unsigned nc_send_tokens(const nc_port *p) { return NC_FW_SEND_TOKENS - p->nsend; }
+unsigned nc_recv_tokens(const nc_port *p) { return NC_FW_RECV_TOKENS - p->nrecv; }
+
+/* Write one command into the ring (opcode last within the slot, then prod). */
+static int command(nc_port *p, const uint32_t *w)
+{
+    uint8_t slot[4 * NC_CMD_WORDS];
+    uint32_t off;
+
+    if (p->prod - p->cons_seen >= NC_FW_CMD_SLOTS) {
+        for (unsigned i = 0; i < 1000; i++) {
+            p->cons_seen = p->be->read32(p->be, p->pbase + NC_ABI_PORT_CONS);
+            if (p->prod - p->cons_seen < NC_FW_CMD_SLOTS)
+                break;
+            p->be->delay_ns(p->be, 1000);
+        }
+        if (p->prod - p->cons_seen >= NC_FW_CMD_SLOTS)
+            return NC_ENODEV;
+    }
+    off = p->pbase + NC_ABI_PORT_CMD(p->prod % NC_FW_CMD_SLOTS);
+    for (unsigned i = 0; i < NC_CMD_WORDS; i++)
+        put_be32(slot + 4 * i, w[i]);
+    p->be->write_block(p->be, off + 4, slot + 4, 4 * (NC_CMD_WORDS - 1));
+    p->be->write32(p->be, off, w[0]);
+    p->prod++;
+    p->be->write32(p->be, p->pbase + NC_ABI_PORT_PROD, p->prod);
+    return NC_OK;
+}
+
+static int load_routes(nc_port *p)
+{
+    uint8_t tab[8 * NC_FW_MAX_NODES];
+
+    if (p->be->read32(p->be, p->abi + NC_ABI_OFF_ROUTES_VALID) == p->nodes)
+        return NC_OK;
+    memset(tab, 0, sizeof tab);
+    for (unsigned n = 0; n < p->nodes; n++) {
+        int len = p->be->route(p->be, n, tab + 8 * n + 1, NC_FW_MAX_ROUTE);
+        if (len < 1)
+            return NC_ENOROUTE;
+        tab[8 * n] = (uint8_t)len;
+    }
+    p->be->write_block(p->be, p->abi + NC_ABI_OFF_ROUTES, tab, 8 * p->nodes);
+    p->be->write32(p->be, p->abi + NC_ABI_OFF_ROUTES_VALID, p->nodes);
+    return NC_OK;
+}
+
+int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
+{
+    nc_port *p;
+    uint32_t sram, w[NC_CMD_WORDS] = { 0 };
+    int rc;
+
+    *out = NULL;
+    if (port >= NC_FW_PORTS || !be)
+        return NC_EINVAL;
+    p = calloc(1, sizeof *p);
+    if (!p)
+        return NC_ENOMEM;
+    p->be = be;
+    p->id = port;
+    sram = be->read32(be, L9_BAR_EEPROM + L9_EE_SRAM_SIZE);
+    if (sram < NC_SB_SIZE || sram > L9_BAR_CONFIG) {
+        free(p);
+        return NC_ENODEV;
+    }
+    p->sb = NC_SB_ADDR(sram);
+    p->abi = be->read32(be, p->sb + NC_SB_OFF_ABI);
+    if (be->read32(be, p->sb + NC_SB_OFF_READY) != NC_SB_READY_MAGIC || !p->abi ||
+        p->abi >= p->sb || be->read32(be, p->abi) != NC_ABI_MAGIC) {
+        free(p);
+        return NC_ENODEV;
+    }
+    p->node = be->read32(be, p->sb + NC_SB_OFF_NODE_ID);
+    p->nodes = be->read32(be, p->sb + NC_SB_OFF_NNODES);
+    p->pbase = p->abi + NC_ABI_OFF_PORT(port);
+    rc = p->nodes > NC_FW_MAX_NODES ? NC_EINVAL : load_routes(p);
+    if (rc != NC_OK) {
+        free(p);
+        return rc;
+    }
+    if (be->read32(be, p->pbase + NC_ABI_PORT_STATE) != 0) {
+        free(p);
+        return NC_EBUSY;
+    }
+    p->prod = p->cons_seen = be->read32(be, p->pbase + NC_ABI_PORT_CONS);
+    p->ev = be->dma_alloc(be, EV_SLOTS * 4 * NC_EV_WORDS, &p->ev_bus);
+    if (!p->ev) {
+        free(p);
+        return NC_ENOMEM;
+    }
+    memset(p->ev, 0, EV_SLOTS * 4 * NC_EV_WORDS);
+    /* the host interrupt: the MCP raises HOST_SIG after each event */
+    be->write32(be, L9_BAR_SPECIAL + L9_EIMR, L9_ISR_HOST_SIG);
+    w[0] = NC_CMD_OPEN;
+    w[1] = (uint32_t)(p->ev_bus >> 32);
+    w[2] = (uint32_t)p->ev_bus;
+    w[3] = EV_SLOTS;
+    command(p, w);
+    for (unsigned i = 0; i < OPEN_POLLS; i++) {
+        if (be->read32(be, p->pbase + NC_ABI_PORT_STATE) == 1) {
+            *out = p;
+            return NC_OK;
+        }
+        be->delay_ns(be, 1000);
+    }
+    free(p);
+    return NC_ENODEV;
+}
+
+int nc_open(nc_port **out, unsigned port)
+{
+    return nc_open_backend(out, nc_backend_emu(), port);
+}
+
+int nc_close(nc_port *p)
+{
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_CLOSE };
+    int rc;
+
+    if (!p)
+        return NC_EINVAL;
+    rc = command(p, w);
+    /* wait until the MCP closed it, so a new process can open it */
+    for (unsigned i = 0; rc == NC_OK && i < OPEN_POLLS; i++) {
+        if (p->be->read32(p->be, p->pbase + NC_ABI_PORT_STATE) == 0)
+            break;
+        p->be->delay_ns(p->be, 1000);
+    }
+    free(p);
+    return rc;
+}
+
+void *nc_alloc(nc_port *p, size_t len)
+{
+    struct alloc *a;
+
+    if (!p || !len || p->nalloc == MAX_ALLOCS)
+        return NULL;
+    a = &p->alloc[p->nalloc];
+    a->ptr = p->be->dma_alloc(p->be, len, &a->bus);
+    if (!a->ptr)
+        return NULL;
+    a->len = len;
+    p->nalloc++;
+    return a->ptr;
+}
+
+/* The bus address of [buf, buf+len), if it lies in one allocation. */
+static bool bus_of(const nc_port *p, const void *buf, size_t len, uint64_t *bus)
+{
+    const uint8_t *b = buf;
+
+    for (unsigned i = 0; i < p->nalloc; i++) {
+        const struct alloc *a = &p->alloc[i];
+
+        if (b >= a->ptr && b <= a->ptr + a->len && len <= (size_t)(a->ptr + a->len - b)) {
+            *bus = a->bus + (uint64_t)(b - a->ptr);
+            return true;
+        }
+    }
+    return false;
+}
+
+int nc_register(nc_port *p, void *buf, size_t len)
+{
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_REG };
+    uint64_t bus;
+
+    if (!p || !buf || !len || len > UINT32_MAX)
+        return NC_EINVAL;
+    if (!bus_of(p, buf, len, &bus))
+        return NC_EFAULT;
+    for (unsigned i = 0; i < NC_FW_REGIONS; i++) {
+        if (p->reg[i].used)
+            continue;
+        p->reg[i].used = true;
+        p->reg[i].buf = buf;
+        p->reg[i].len = len;
+        w[1] = i;
+        w[2] = (uint32_t)(bus >> 32);
+        w[3] = (uint32_t)bus;
+        w[4] = (uint32_t)len;
+        return command(p, w);
+    }
+    return NC_ENOREGION;
+}
+
+int nc_deregister(nc_port *p, void *buf)
+{
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_DEREG };
+
+    if (!p)
+        return NC_EINVAL;
+    for (unsigned i = 0; i < NC_FW_REGIONS; i++) {
+        if (!p->reg[i].used || p->reg[i].buf != buf)
+            continue;
+        p->reg[i].used = false;
+        w[1] = i;
+        return command(p, w);
+    }
+    return NC_EINVAL;
+}
+
+static int take(struct tok *t, unsigned n, unsigned *held)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (!t[i].used) {
+            t[i].used = true;
+            (*held)++;
+            return (int)i;
+        }
+    return -1;
+}
+
+int nc_provide_recv(nc_port *p, void *buf, size_t len, void *ctx)
+{
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_RECV };
+    uint64_t bus = 0;
+    int k;
+
+    if (!p || len > NC_FW_MAX_MSG || (len && !buf))
+        return NC_EINVAL;
+    if (len && !bus_of(p, buf, len, &bus))
+        return NC_EFAULT;
+    if ((k = take(p->rtok, NC_FW_RECV_TOKENS, &p->nrecv)) < 0)
+        return NC_EAGAIN;
+    p->rtok[k] = (struct tok){ true, ctx, buf, len, 0, 0 };
+    w[1] = (uint32_t)(bus >> 32);
+    w[2] = (uint32_t)bus;
+    w[3] = (uint32_t)len;
+    w[4] = (uint32_t)k;
+    return command(p, w);
+}
+
+int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t len, void *ctx)
+{
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_SEND };
+    uint64_t bus = 0;
+    int k;
+
+    if (!p || node >= p->nodes || port >= NC_FW_PORTS || len > NC_FW_MAX_MSG || (len && !buf))
+        return NC_EINVAL;
+    if (len && !bus_of(p, buf, len, &bus))
+        return NC_EFAULT;
+    if ((k = take(p->stok, NC_FW_SEND_TOKENS, &p->nsend)) < 0)
+        return NC_EAGAIN;
+    p->stok[k] = (struct tok){ true, ctx, (void *)buf, len, node, port };
+    w[1] = (uint32_t)(bus >> 32);
+    w[2] = (uint32_t)bus;
+    w[3] = (uint32_t)len;
+    w[4] = node;
+    w[5] = port;
+    w[6] = (uint32_t)k;
+    return command(p, w);
+}
+
+int nc_poll(nc_port *p, nc_event *ev)
+{
+    const uint8_t *e = p->ev + (p->ev_next % EV_SLOTS) * 4 * NC_EV_WORDS;
+    uint32_t type, cookie;
+    struct tok *t = NULL;
+
+    p->be->poll_cost(p->be);
+    if (be32(e) != p->ev_next + 1)
+        return 0;
+    p->ev_next++;
+    type = be32(e + 4);
+    cookie = be32(e + 12);
+    memset(ev, 0, sizeof *ev);
+    ev->type = (enum nc_event_type)type;
+    ev->status = from_status(be32(e + 8));
+    if (type == NC_EV_SENT && cookie < NC_FW_SEND_TOKENS && p->stok[cookie].used) {
+        t = &p->stok[cookie];
+        p->nsend--;
+        ev->node = t->node;
+        ev->port = t->port;
+        ev->len = t->len;
+    } else if (type == NC_EV_RECV && cookie < NC_FW_RECV_TOKENS && p->rtok[cookie].used) {
+        t = &p->rtok[cookie];
+        p->nrecv--;
+        ev->node = be32(e + 20);
+        ev->port = be32(e + 24);
+        ev->len = be32(e + 16);
+    } else {
+        ev->type = NC_EVENT_ERROR;
+        if (ev->status == NC_OK)
+            ev->status = NC_EINVAL;
+    }
+    if (t) {
+        ev->ctx = t->ctx;
+        ev->buf = t->buf;
+        t->used = false;
+    }
+    return 1;
+}
+
+int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns)
+{
+    uint64_t start = p->be->now_ns(p->be);
+
+    for (;;) {
+        uint64_t now, slice = 20000;
+
+        if (nc_poll(p, ev))
+            return NC_OK;
+        now = p->be->now_ns(p->be);
+        if (timeout_ns && now - start >= timeout_ns)
+            return NC_ETIMEDOUT;
+        if (timeout_ns && timeout_ns - (now - start) < slice)
+            slice = timeout_ns - (now - start);
+        /* clear the signal, look once more, then sleep: an event that
+         * lands in between raises the line again; the slice bounds the
+         * wait if its data became visible only after the look */
+        p->be->write32(p->be, L9_BAR_SPECIAL + L9_ISR, L9_ISR_HOST_SIG);
+        if (nc_poll(p, ev))
+            return NC_OK;
+        p->be->wait_irq(p->be, slice);
+    }
+}

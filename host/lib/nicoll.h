@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libnicoll: reliable, ordered, protected messaging through a LANai 9 NIC
+ * running the nicoll MCP (docs/libnicoll.md).
+ *
+ * A process opens one of the NIC's 8 ports, allocates DMA-able memory
+ * (nc_alloc), registers what the NIC may touch (nc_register), provides
+ * receive buffers and sends messages; every send and every receive buffer
+ * comes back as exactly one event (nc_poll, nc_wait). Messages between two
+ * ports arrive in order, exactly once, whatever the network loses.
+ *
+ * Backends: 'emu' (a host program in the emulated cluster, over hostif.h)
+ * and 'pci' (a real board through its BAR; see nc_open_pci).
+ */
+#ifndef NICOLL_H
+#define NICOLL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum nc_error {
+    NC_OK = 0,
+    NC_EINVAL = -1,       /* bad argument */
+    NC_ENOMEM = -2,       /* no DMA-able memory left */
+    NC_EBUSY = -3,        /* the port is open already */
+    NC_ENODEV = -4,       /* no nicoll MCP on the board (or it does not answer) */
+    NC_EAGAIN = -5,       /* no send or receive token free: wait for events */
+    NC_ETIMEDOUT = -6,    /* nc_wait's timeout passed */
+    NC_EFAULT = -7,       /* memory not registered with this port (or not DMA-able) */
+    NC_EPORTCLOSED = -8,  /* the destination port was closed or reopened */
+    NC_ENOROUTE = -9,     /* no route to the destination node */
+    NC_ENORES = -10,      /* the NIC ran out of resources */
+    NC_ECLOSED = -11,     /* the operation was cancelled by nc_close */
+    NC_ENOREGION = -12,   /* every registration slot of the port is used */
+};
+const char *nc_strerror(int err);
+
+enum nc_event_type { NC_EVENT_SENT = 1, NC_EVENT_RECV = 2, NC_EVENT_ERROR = 3 };
+
+typedef struct nc_event {
+    enum nc_event_type type;
+    int status;           /* NC_OK or a negative enum nc_error */
+    void *ctx;            /* what the send or nc_provide_recv was given */
+    void *buf;            /* the buffer of the send or receive */
+    size_t len;           /* bytes sent or received */
+    unsigned node, port;  /* peer: destination of a send, source of a receive */
+} nc_event;
+
+typedef struct nc_port nc_port;
+struct nc_backend;
+
+#define NC_PORTS 8
+
+/* Open port 'port' (0..7) of this host's NIC (the emu backend). */
+int nc_open(nc_port **out, unsigned port);
+/* The same over any backend (nc_backend.h). */
+int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port);
+/* A real board: 'bar' is its sysfs resource file (or a fake-BAR file);
+ * DMA memory comes from 'dma_arena' bytes of memory whose bus addresses
+ * start at 'bus_base' (docs/libnicoll.md: what a real setup must provide). */
+int nc_open_pci(nc_port **out, const char *bar, unsigned port, size_t dma_arena,
+                uint64_t bus_base);
+/* Close: pending sends and receive buffers are cancelled (no events). */
+int nc_close(nc_port *p);
+
+unsigned nc_node_id(const nc_port *p);
+unsigned nc_node_count(const nc_port *p);
+
+/* DMA-able memory (not registered yet); lives as long as the process. */
+void *nc_alloc(nc_port *p, size_t len);
+/* The NIC may move data to and from [buf, buf+len) for this port only. */
+int nc_register(nc_port *p, void *buf, size_t len);
+int nc_deregister(nc_port *p, void *buf);
+
+/* Give the NIC a buffer for one incoming message of at most len bytes. */
+int nc_provide_recv(nc_port *p, void *buf, size_t len, void *ctx);
+/* Send len bytes to (node, port); completes with an NC_EVENT_SENT event. */
+int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t len, void *ctx);
+
+/* 1 and *ev filled if an event is there, 0 if not. */
+int nc_poll(nc_port *p, nc_event *ev);
+/* Wait for the next event (interrupt-driven), at most timeout_ns (0: for
+ * ever). NC_OK, or NC_ETIMEDOUT. */
+int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns);
+
+/* Tokens the process holds now (sends it may post, buffers it may give). */
+unsigned nc_send_tokens(const nc_port *p);
+unsigned nc_recv_tokens(const nc_port *p);
+
+#endif

@@ -1,0 +1,61 @@
+# Issue 5: the MCP (firmware/), libnicoll (host/lib), their tests and
+# `make firmware`, `make host`, `make run`. docs/firmware.md, docs/libnicoll.md.
+NCL_T    := $(BUILD)/tests/nicoll
+FW_DIR   := $(BUILD)/firmware
+FW_SRCS  := $(wildcard firmware/mcp/*.c) firmware/hal/hal.c ref/proto/nc_seq.c
+FW_HDRS  := $(wildcard firmware/mcp/*.h) firmware/hal/hal.h firmware/hal/lanai9_regs.h \
+            ref/proto/nc_seq.h ref/include/nc_config.h
+FW_CFLAGS := -O2 -Wall -Ifirmware/hal -Ifirmware/mcp -Iref/include -Iref/proto
+FW_LDFLAGS := -Wl,--mem-size,2M
+NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c
+NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h firmware/mcp/nc_abi.h \
+                firmware/mcp/nc_fw_config.h firmware/mcp/shared_block.h firmware/hal/lanai9_regs.h
+NCL_INC  := -Ihost/lib -Ilanai-emu/host -Ifirmware/hal -Ifirmware/mcp
+# Broken variants for the negative tests (never for real use).
+FW_BROKEN := no_retransmit no_crc no_port_rule
+
+FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(foreach v,$(FW_BROKEN),$(FW_DIR)/mcp_$(v).img)
+ALL_TARGETS += $(FIRMWARE_IMAGES) $(NCL_T)/host_nicoll.so \
+               $(BUILD)/lib/libnicoll-emu.a
+CHECK_SUITES += tests/nicoll/suite
+
+firmware: $(FIRMWARE_IMAGES)
+host: $(BUILD)/lib/libnicoll-emu.a $(BUILD)/lib/libnicoll-pci.a $(BIN)/lanai-flash
+
+FW_DEPS := $(FW_SRCS) $(FW_HDRS) $(BIN)/lanai-cc $(BIN)/lanai-ld $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
+
+$(FW_DIR)/mcp.img: $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(FW_CFLAGS) $(FW_SRCS) -o $(FW_DIR)/mcp.elf $(FW_LDFLAGS),--image,$@,--map,$(FW_DIR)/mcp.map
+
+$(FW_DIR)/mcp_%.img: $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(FW_CFLAGS) -DNC_BROKEN_$(shell echo $* | tr a-z A-Z) $(FW_SRCS) \
+	    -o $(FW_DIR)/mcp_$*.elf $(FW_LDFLAGS),--image,$@
+
+$(BUILD)/lib/libnicoll-emu.a: $(NCL_LIB_SRCS) $(NCL_LIB_HDRS)
+	@mkdir -p $(BUILD)/lib/nicoll-emu
+	$(HOSTCC) $(HOST_CFLAGS) -fPIC $(NCL_INC) -c host/lib/nicoll.c -o $(BUILD)/lib/nicoll-emu/nicoll.o
+	$(HOSTCC) $(HOST_CFLAGS) -fPIC $(NCL_INC) -c host/lib/nc_backend_emu.c -o $(BUILD)/lib/nicoll-emu/nc_backend_emu.o
+	ar rcs $@ $(BUILD)/lib/nicoll-emu/nicoll.o $(BUILD)/lib/nicoll-emu/nc_backend_emu.o
+
+NCL_PCI_SRCS := host/lib/nicoll.c host/lib/nc_backend_pci.c host/lib/board_mmap.c
+$(BUILD)/lib/libnicoll-pci.a: $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) host/lib/board.h
+	@mkdir -p $(BUILD)/lib/nicoll-pci
+	for f in $(NCL_PCI_SRCS); do \
+	    $(HOSTCC) $(HOST_CFLAGS) $(NCL_INC) -c $$f -o $(BUILD)/lib/nicoll-pci/$$(basename $$f .c).o || exit 1; done
+	ar rcs $@ $(patsubst host/lib/%.c,$(BUILD)/lib/nicoll-pci/%.o,$(NCL_PCI_SRCS))
+
+# Host programs for the emulated cluster: libnicoll compiled in.
+$(NCL_T)/%.so: tests/nicoll/%.c tests/nicoll/pattern.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) lanai-emu/host/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+# Unit tests of the host library (cmocka), over the pci backend and a fake BAR.
+$(NCL_T)/test_nicoll: tests/nicoll/test_nicoll.c $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) host/lib/board.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) $< $(NCL_PCI_SRCS) -lcmocka -lpthread -o $@
+
+.PHONY: run
+run: $(FW_DIR)/mcp.img $(NCL_T)/host_nicoll.so $(BIN)/lanai-run emu-build
+	@bash tests/nicoll/run
