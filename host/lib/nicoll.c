@@ -21,6 +21,11 @@
 struct alloc { uint8_t *ptr; size_t len; uint64_t bus; };
 struct tok { bool used; void *ctx, *buf; size_t len; unsigned node, port; };
 
+/* DMA-able memory belongs to the process, not to a port: any of its ports
+ * may register it (the NIC still lets a port use only what it registered). */
+static struct alloc allocs[MAX_ALLOCS];
+static unsigned nallocs;
+
 struct nc_port {
     struct nc_backend *be;
     unsigned id, node, nodes;
@@ -29,8 +34,6 @@ struct nc_port {
     uint8_t *ev;                        /* event ring (host memory) */
     uint64_t ev_bus;
     uint32_t ev_next;
-    struct alloc alloc[MAX_ALLOCS];
-    unsigned nalloc;
     struct { void *buf; size_t len; bool used; } reg[NC_FW_REGIONS];
     struct tok stok[NC_FW_SEND_TOKENS], rtok[NC_FW_RECV_TOKENS];
     unsigned nsend, nrecv;              /* tokens held by the NIC */
@@ -222,24 +225,24 @@ void *nc_alloc(nc_port *p, size_t len)
 {
     struct alloc *a;
 
-    if (!p || !len || p->nalloc == MAX_ALLOCS)
+    if (!p || !len || nallocs == MAX_ALLOCS)
         return NULL;
-    a = &p->alloc[p->nalloc];
+    a = &allocs[nallocs];
     a->ptr = p->be->dma_alloc(p->be, len, &a->bus);
     if (!a->ptr)
         return NULL;
     a->len = len;
-    p->nalloc++;
+    nallocs++;
     return a->ptr;
 }
 
 /* The bus address of [buf, buf+len), if it lies in one allocation. */
-static bool bus_of(const nc_port *p, const void *buf, size_t len, uint64_t *bus)
+static bool bus_of(const void *buf, size_t len, uint64_t *bus)
 {
     const uint8_t *b = buf;
 
-    for (unsigned i = 0; i < p->nalloc; i++) {
-        const struct alloc *a = &p->alloc[i];
+    for (unsigned i = 0; i < nallocs; i++) {
+        const struct alloc *a = &allocs[i];
 
         if (b >= a->ptr && b <= a->ptr + a->len && len <= (size_t)(a->ptr + a->len - b)) {
             *bus = a->bus + (uint64_t)(b - a->ptr);
@@ -256,7 +259,7 @@ int nc_register(nc_port *p, void *buf, size_t len)
 
     if (!p || !buf || !len || len > UINT32_MAX)
         return NC_EINVAL;
-    if (!bus_of(p, buf, len, &bus))
+    if (!bus_of(buf, len, &bus))
         return NC_EFAULT;
     for (unsigned i = 0; i < NC_FW_REGIONS; i++) {
         if (p->reg[i].used)
@@ -308,7 +311,7 @@ int nc_provide_recv(nc_port *p, void *buf, size_t len, void *ctx)
 
     if (!p || len > NC_FW_MAX_MSG || (len && !buf))
         return NC_EINVAL;
-    if (len && !bus_of(p, buf, len, &bus))
+    if (len && !bus_of(buf, len, &bus))
         return NC_EFAULT;
     if ((k = take(p->rtok, NC_FW_RECV_TOKENS, &p->nrecv)) < 0)
         return NC_EAGAIN;
@@ -328,7 +331,7 @@ int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t le
 
     if (!p || node >= p->nodes || port >= NC_FW_PORTS || len > NC_FW_MAX_MSG || (len && !buf))
         return NC_EINVAL;
-    if (len && !bus_of(p, buf, len, &bus))
+    if (len && !bus_of(buf, len, &bus))
         return NC_EFAULT;
     if ((k = take(p->stok, NC_FW_SEND_TOKENS, &p->nsend)) < 0)
         return NC_EAGAIN;
