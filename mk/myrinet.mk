@@ -24,3 +24,16 @@ $(MYRINET_T)/%.so: tests/myrinet/%.c lanai-emu/host/hostif.h firmware/hal/lanai9
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC -Ilanai-emu/host -Ifirmware/hal \
 	    -Ifirmware/mcp $< -o $@
+
+# Host DMA through the machine (tests/myrinet/dma): fw_dma + host_dma, and
+# host_dma_neg, the same program with every scenario broken (-DNEGATIVE),
+# which the suite must reject.
+ALL_TARGETS += $(MYRINET_T)/fw_dma.img $(MYRINET_T)/host_dma.so $(MYRINET_T)/host_dma_neg.so
+CHECK_SUITES += tests/myrinet/dma
+$(MYRINET_T)/fw_dma.img $(MYRINET_T)/host_dma.so: tests/myrinet/dma_pattern.h
+
+$(MYRINET_T)/host_dma_neg.so: tests/myrinet/host_dma.c tests/myrinet/dma_pattern.h \
+		lanai-emu/host/hostif.h firmware/hal/lanai9_regs.h firmware/mcp/shared_block.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC -DNEGATIVE -Ilanai-emu/host \
+	    -Ifirmware/hal -Ifirmware/mcp $< -o $@
