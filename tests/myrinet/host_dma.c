@@ -13,7 +13,8 @@
  *
  * Built with -DNEGATIVE it breaks every scenario in its own way (a byte
  * corrupted, a block 8 bytes longer, WAKE on the wrong block, no TERMINAL,
- * a valid address instead of a bad one, a wrong seed); the suite asserts
+ * a valid address instead of a bad one, a wrong seed, a second PULSE only
+ * after the first chain ended, a longer odd block); the suite asserts
  * that each of its checks rejects that run.
  */
 #include <stdlib.h>
@@ -245,5 +246,35 @@ int main(int argc, char **argv)
     quiet();
     bad = fw(2, 53248, 2048, NEG(seed + 8, seed + 7), 0, &first);
     nc_host_printf("lanai-kick isr=0x%x bad=%u\n", isr & (L9_ISR_WAKE0 | L9_ISR_MEM_INT), bad);
+
+    /* 8. a PULSE while the engine is busy is ignored: block 14 (valid,
+     * would overwrite an "old" pattern) is named while block 13 runs */
+    fill_host(57344, seed + 9, 4096);
+    fill_host(61440, seed + 11, 512);
+    fw(1, 61440, 512, seed + 10, 0, NULL);
+    desc(13, 0, DMA_E2L | DMA_TERMINAL | DMA_WAKE, 4096, fbuf + 57344, bus + 57344);
+    desc(14, 0, DMA_E2L | DMA_TERMINAL, 512, fbuf + 61440, bus + 61440);
+    nc_host_printf("kick busy\n");
+    put(L9_BAR_SPECIAL + L9_PULSE, (fdesc + 32 * 13) | 4);
+#ifdef NEGATIVE
+    nc_host_wait_irq(2000000);  /* wrongly: the engine is idle again */
+#endif
+    put(L9_BAR_SPECIAL + L9_PULSE, (fdesc + 32 * 14) | 4);
+    nc_host_printf("irq busy %s\n", nc_host_wait_irq(2000000) ? "raised" : "timeout");
+    quiet();
+    nc_host_compute_ns(50000);
+    bad = fw(2, 57344, 4096, seed + 9, 0, &first);
+    nc_host_printf("busy bad=%u second_ignored=%s\n", bad,
+                   fw(2, 61440, 512, seed + 10, 0, &first) == 0 &&
+                   get(fdesc + 32 * 14 + 4) == SENTINEL ? "yes" : "no");
+
+    /* 9. a length that is not a multiple of the bus word: 1001 B LANai ->
+     * host (4 bursts, the last of 233 B) */
+    memset(hbuf + 62464, 0, 1024);
+    desc(15, 0, DMA_TERMINAL | DMA_WAKE, NEG(1009, 1001), fbuf + 8192, bus + 62464);
+    isr = kick("odd", 15, 2);
+    bad = check_host(62464, NEG(seed, seed + 1), 1001);
+    nc_host_printf("odd isr=0x%x bad=%u tail_untouched=%s\n", isr, bad,
+                   hbuf[62464 + 1001] == 0 ? "yes" : "no");
     return 0;
 }
