@@ -12,15 +12,44 @@ __extension__ typedef unsigned __int128 u128;
 /* a * b / c rounded to nearest; saturates instead of wrapping. */
 static uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
 {
+    uint64_t x64;
+
+    if (!__builtin_mul_overflow(a, b, &x64)) {
+        /* the same result in 64 bits, when the product fits */
+        uint64_t q = x64 / c, r = x64 % c;
+        return q + (r >= c - r);
+    }
     u128 x = (u128)a * b, q = x / c, r = x % c;
     q += r >= c - r;
     return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 uint64_t profile_nic_ps(const struct profile_params *pp, uint64_t cycles)
 {
-    /* cycles * (cpi_micro / 1e6) * (1e12 / clock_hz) */
-    return muldiv(cycles, pp->nic_cpi_micro * 1000000ull, pp->nic_clock_hz);
+    /* cycles * (cpi_micro / 1e6) * (1e12 / clock_hz), with the fraction
+     * in lowest terms so that the product stays in 64 bits (the emulator
+     * converts at every device access; the last fraction is kept) */
+    static uint64_t num, den, rnum, rden;
+
+    if (num != pp->nic_cpi_micro * 1000000ull || den != pp->nic_clock_hz) {
+        uint64_t g;
+        num = pp->nic_cpi_micro * 1000000ull;
+        den = pp->nic_clock_hz;
+        g = gcd(num, den);
+        rnum = num / g;
+        rden = den / g;
+    }
+    return muldiv(cycles, rnum, rden);
 }
 
 uint64_t profile_dma_ps(const struct profile_params *pp, bool read, uint64_t bytes)
@@ -56,7 +85,13 @@ uint64_t profile_lookahead_ps(const struct profile *p)
 
     for (int c = -1; c < (int)p->nclasses; c++) {
         const struct profile_params *pp = c < 0 ? &p->base : &p->cls[c].p;
-        m = min64(m, pp->pci_pio_write_latency_ps);
+        /* Hosts run before NICs in a window, so a PIO request reaches
+         * its NIC in time even inside the window it was made in. What
+         * bounds the window is the host resuming from a PIO read: the
+         * answer is due pio_read after the request, and the host's next
+         * request lands pio_write_latency after that, which must not be
+         * before the window the NIC already finished (docs/myrinet.md). */
+        m = min64(m, pp->pci_pio_read_ps + pp->pci_pio_write_latency_ps);
         m = min64(m, pp->pci_transaction_ps);
         m = min64(m, pp->host_interrupt_ps);
         m = min64(m, pp->host_signal_ps);

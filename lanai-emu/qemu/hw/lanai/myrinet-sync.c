@@ -46,7 +46,7 @@ static MyrinetState *M;
 
 static CPULanaiState *node_env(MrNode *n)
 {
-    return &LANAI_CPU(n->cs)->env;
+    return n->env;
 }
 
 /* Smallest absolute cycle count whose time is at or after t. */
@@ -58,6 +58,13 @@ static uint64_t cycles_for(MrNode *n, uint64_t t)
     if (t == UINT64_MAX) {
         return UINT64_MAX;
     }
+    /* asked for the same few times (window end, next event) again and
+     * again: remember the last two answers */
+    for (int i = 0; i < 2; i++) {
+        if (n->memo_t[i] == t) {
+            return n->memo_k[i];
+        }
+    }
     c = (unsigned __int128)t * n->pp->nic_clock_hz /
         ((unsigned __int128)n->pp->nic_cpi_micro * 1000000u);
     k = c > UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t)c;
@@ -67,6 +74,9 @@ static uint64_t cycles_for(MrNode *n, uint64_t t)
     while (k > 0 && profile_nic_ps(n->pp, k - 1) >= t) {
         k--;
     }
+    n->memo_t[n->memo_next] = t;
+    n->memo_k[n->memo_next] = k;
+    n->memo_next ^= 1;
     return k;
 }
 
@@ -93,7 +103,13 @@ uint64_t mr_node_now(MrNode *n)
             /* negative test only: QEMU's global instruction count */
             return profile_nic_ps(n->pp, n->cycle_base + icount_get_raw());
         }
-        return cpu_time(n);
+        /* the NIC asks several times per access: convert once per cycle */
+        uint64_t abs = n->cycle_base + node_env(n)->cycles;
+        if (n->mmio_cycles != abs || !n->mmio_now_ps) {
+            n->mmio_cycles = abs;
+            n->mmio_now_ps = cpu_time(n);
+        }
+        return n->mmio_now_ps;
     }
     return n->now_ps;
 }
@@ -304,6 +320,7 @@ static void node_cpu_reset(MrNode *n)
     uint16_t low = cpu_neg(cs)->icount_decr.u16.low;
     int64_t extra = cs->icount_extra;
 
+    M->cycles_before_reset += node_env(n)->cycles;
     cpu_reset(cs);
     cpu_neg(cs)->icount_decr.u16.low = low;
     cs->icount_extra = extra;
@@ -691,9 +708,15 @@ static G_NORETURN void finish(int status, const char *why)
     if (getenv("MYRINET_STATS")) {
         fprintf(stderr, "myrinet: %" PRIu64 " windows, %" PRIu64 " events\n",
                 M->windows, M->events);
+        uint64_t cycles = M->cycles_before_reset;
+        for (i = 0; i < M->nodes; i++) {
+            cycles += node_env(&M->node[i])->cycles;
+        }
         fprintf(stderr, "myrinet: idle: %" PRIu64 " loop checks, %" PRIu64
                 " idle stretches, %" PRIu64 " cycles skipped\n",
                 M->probes, M->idles, M->skipped_cycles);
+        fprintf(stderr, "myrinet: %" PRIu64 " LANai instructions executed\n",
+                cycles - M->skipped_cycles);
     }
     fflush(stdout);
     fflush(stderr);
@@ -746,10 +769,17 @@ static void advance(void)
         uint64_t start;
 
         flush_lines();
-        flush_tx(M->win_end);
         if (all_hosts_done()) {
+            /* the trace ends with the run: with the last host's clock, not
+             * with the window (whose length is the lookahead's business) */
+            uint64_t end = 0;
+            for (unsigned i = 0; i < M->nodes; i++) {
+                end = MAX(end, M->node[i].host.now_ps);
+            }
+            flush_tx(end + 1);
             finish(0, NULL);
         }
+        flush_tx(M->win_end);
         start = M->win_end;
         for (unsigned i = 0; i < M->nodes && !any_wait; i++) {
             any_wait = M->node[i].state == MR_RUN ||
@@ -895,6 +925,10 @@ static bool mr_cpu_exec_interrupt(CPUState *cs, int request)
 void mr_sync_install_hooks(CPUState *cs)
 {
     /* the LANai CPU calls this between blocks while MR_HOOK_IRQ is set */
+    MrNode *n = &M->node[cs->cpu_index];
+
+    n->env = &LANAI_CPU(cs)->env;
+    n->memo_t[0] = n->memo_t[1] = UINT64_MAX;
     LANAI_CPU(cs)->board_exec_hook = mr_cpu_exec_interrupt;
     LANAI_CPU(cs)->board_store_hook = mr_store_hook;
     cs->interrupt_request |= MR_HOOK_IRQ;

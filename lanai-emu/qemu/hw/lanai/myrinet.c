@@ -351,6 +351,15 @@ static void myrinet_init(MachineState *ms)
         usage_error("profile: %s", err);
     }
     m->lookahead_ps = profile_lookahead_ps(&m->prof);
+    if (getenv("MYRINET_LOOKAHEAD_PS")) {
+        /* tests: shorter windows must give the same results */
+        uint64_t l = strtoull(getenv("MYRINET_LOOKAHEAD_PS"), NULL, 0);
+        if (l == 0 || l > m->lookahead_ps) {
+            usage_error("MYRINET_LOOKAHEAD_PS=%s: must be 1..%" PRIu64,
+                        getenv("MYRINET_LOOKAHEAD_PS"), m->lookahead_ps);
+        }
+        m->lookahead_ps = l;
+    }
     m->host_mem_bytes = 4 * MiB;
     if (m->host_mem && *m->host_mem &&
         punit_parse(PDIM_SIZE, m->host_mem, strlen(m->host_mem),

@@ -55,6 +55,11 @@ typedef struct MrNode {
     unsigned id;
     struct MyrinetState *m;
     CPUState *cs;
+    struct CPUArchState *env;  /* the LANai CPU's state (no QOM cast each time) */
+    uint64_t memo_t[2], memo_k[2];  /* cycles_for(): the last two answers */
+    unsigned memo_next;
+    uint64_t mmio_cycles, mmio_now_ps;  /* mr_node_now() in an access: last answer,
+                                         * for node cycles mmio_cycles */
     Object *cluster;
     MemoryRegion container, sram, specials;
     uint8_t *sram_ptr;
@@ -140,6 +145,7 @@ struct MyrinetState {
     bool global_clock;             /* MYRINET_GLOBAL_CLOCK=1: likewise */
     bool idle_skip;                /* off with MYRINET_NO_IDLE=1 (comparisons) */
     uint64_t probes, idles, skipped_cycles;
+    uint64_t cycles_before_reset;  /* CPU cycles of all nodes before their last reset */
 
     GArray *tx;                    /* MrTx not yet given to the fabric */
     GArray *lines;                 /* console lines of the current window */

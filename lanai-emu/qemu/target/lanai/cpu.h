@@ -19,6 +19,9 @@
 /* insn_start carries the pending-jump state as an extra word. */
 #define TARGET_INSN_START_EXTRA_WORDS 1
 
+/* The special registers: the last 512 bytes of the address space. */
+#define LANAI_SPECIAL_BASE 0xFFFFFE00u
+
 /* Delay slots after a write to pc (lanai-isa.md section 7.1). */
 enum { LANAI_SLOTS_ALU = 1, LANAI_SLOTS_LOAD = 2 };
 

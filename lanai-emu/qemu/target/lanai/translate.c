@@ -46,6 +46,7 @@ typedef struct DisasContext {
     unsigned start_pend;/* env->pend when the block began (TB flags) */
     uint32_t cyc;       /* cycles of the instructions retired so far */
     uint32_t cyc_synced;/* part of cyc already added to env->cycles */
+    bool io_end;        /* this instruction is a register access: end here */
 } DisasContext;
 
 static TCGv_i32 cpu_r[32];
@@ -581,8 +582,30 @@ static void gen_store_watch(DisasContext *dc, TCGv_i32 ea, unsigned bytes)
  * The access common to RM, RRM and SPLS. opv is Rs1 combined with the
  * offset; P selects it as the address, Q writes it back to Rs1.
  */
+/*
+ * An access at an address known here that lies in the special registers
+ * (the last 512 bytes of the space, lanai9-nic.md) is I/O: with icount it
+ * must be the last instruction of its block, or QEMU retranslates the
+ * block around it at every execution. Say so up front.
+ */
+static void gen_special_io(DisasContext *dc, int64_t const_ea)
+{
+    if (const_ea >= LANAI_SPECIAL_BASE &&
+        (tb_cflags(dc->base.tb) & CF_USE_ICOUNT)) {
+        gen_io_start();
+        dc->io_end = true;
+    }
+}
+
+/* The address of an access through r0 (which reads 0), else -1. */
+static int64_t r0_ea(int rs1, bool p, int32_t k)
+{
+    return rs1 == 0 ? (p ? (uint32_t)k : 0) : -1;
+}
+
 static bool gen_mem(DisasContext *dc, bool store, int rd, int rs1,
-                    TCGv_i32 opv, bool p, bool q, MemOp size, bool zext)
+                    TCGv_i32 opv, bool p, bool q, MemOp size, bool zext,
+                    int64_t const_ea)
 {
     TCGv_i32 ea = p ? opv : reg(dc, rs1);
     MemOp mop = MO_BE | size | MO_ALIGN;
@@ -597,6 +620,7 @@ static bool gen_mem(DisasContext *dc, bool store, int rd, int rs1,
     }
     /* A device must see the exact cycle count (and pc for its traps). */
     sync_cycles(dc, dc->cyc);
+    gen_special_io(dc, const_ea);
     if (store) {
         gen_store_watch(dc, ea, memop_size(size));
         /* With write-back the old value of Rd is stored (section 5.3). */
@@ -624,7 +648,8 @@ static bool do_rm(DisasContext *dc, arg_rm *a, bool store)
     TCGv_i32 opv = tcg_temp_new_i32();
 
     tcg_gen_addi_i32(opv, reg(dc, a->rs1), a->k);
-    gen_mem(dc, store, a->rd, a->rs1, opv, a->p, a->q, MO_32, false);
+    gen_mem(dc, store, a->rd, a->rs1, opv, a->p, a->q, MO_32, false,
+            r0_ea(a->rs1, a->p, a->k));
     tcg_temp_free_i32(opv);
     return true;
 }
@@ -666,7 +691,7 @@ static bool do_rrm(DisasContext *dc, arg_rrm *a, bool store)
     opv = tcg_temp_new_i32();
     gen_rr_op(opv, op, reg(dc, a->rs1), reg(dc, a->rs2), false);
     size = (op >= 7 || a->yl == 1) ? MO_32 : a->yl == 0 ? MO_16 : MO_8;
-    gen_mem(dc, store, a->rd, a->rs1, opv, a->p, a->q, size, a->e);
+    gen_mem(dc, store, a->rd, a->rs1, opv, a->p, a->q, size, a->e, -1);
     tcg_temp_free_i32(opv);
     return true;
 }
@@ -687,7 +712,7 @@ static bool do_spls(DisasContext *dc, arg_spls *a, bool store)
 
     tcg_gen_addi_i32(opv, reg(dc, a->rs1), a->k);
     gen_mem(dc, store, a->rd, a->rs1, opv, a->p, a->q, a->y ? MO_8 : MO_16,
-            a->e);
+            a->e, r0_ea(a->rs1, a->p, a->k));
     tcg_temp_free_i32(opv);
     return true;
 }
@@ -716,6 +741,7 @@ static bool trans_LD_sls(DisasContext *dc, arg_sls *a)
     TCGv_i32 val = tcg_temp_new_i32();
 
     sync_cycles(dc, dc->cyc);
+    gen_special_io(dc, sls_addr(a));
     tcg_gen_qemu_ld_i32(val, tcg_constant_i32(sls_addr(a)), 0,
                         MO_BEUL | MO_ALIGN);
     set_reg(dc, a->rd, val, LANAI_SLOTS_LOAD);
@@ -726,6 +752,7 @@ static bool trans_LD_sls(DisasContext *dc, arg_sls *a)
 static bool trans_ST_sls(DisasContext *dc, arg_sls *a)
 {
     sync_cycles(dc, dc->cyc);
+    gen_special_io(dc, sls_addr(a));
     gen_store_watch(dc, tcg_constant_i32(sls_addr(a)), 4);
     tcg_gen_qemu_st_i32(reg(dc, a->rd), tcg_constant_i32(sls_addr(a)), 0,
                         MO_BEUL | MO_ALIGN);
@@ -854,6 +881,7 @@ static void lanai_tr_init_disas_context(DisasContextBase *dcb, CPUState *cs)
     dc->pend_imm = -1;
     dc->cyc = 0;
     dc->cyc_synced = 0;
+    dc->io_end = false;
 
     /* Stay on one page: the next one may not be RAM. */
     bound = -(dc->base.pc_first | TARGET_PAGE_MASK) / 4;
@@ -909,6 +937,10 @@ static void lanai_tr_translate_insn(DisasContextBase *dcbase, CPUState *cs)
     if (dc->pend && dc->pend_cond &&
         (next & TARGET_PAGE_MASK) == (dc->pc & TARGET_PAGE_MASK) &&
         may_write_pc(translator_ldl(dc->env, &dc->base, next))) {
+        dc->base.is_jmp = DISAS_TOO_MANY;
+    }
+    if (dc->io_end) {
+        dc->io_end = false;
         dc->base.is_jmp = DISAS_TOO_MANY;
     }
 }
