@@ -37,3 +37,4 @@ check-mutants: emu-build $(EMU_T)/rdiff all
 # Guest instructions per second, QEMU vs lanai-iss (build/bench/emu.csv).
 bench-emu: emu-build all
 	@bash tests/emu/bench
+	@bash tests/myrinet/bench

@@ -297,6 +297,7 @@ static void update(struct nic *n)
     }
     CONSIDER(n->send_free_ps);
 #undef CONSIDER
+    n->next_change_ps = next;
     if (next != UINT64_MAX)
         n->env.wake_at(n->env.opaque, next);
 }
@@ -352,11 +353,15 @@ static void send_piece(struct nic *n, uint32_t end, bool tail)
 uint32_t nic_reg_read(struct nic *n, uint32_t off, bool from_host)
 {
     uint32_t v = 0;
-    uint64_t t;
+    uint64_t t = now(n);
+    /* Nothing falls due before next_change_ps (update() computed it last,
+     * and every change of state ends in update()): a read before then
+     * finds the state as it is. Firmware polls ISR in tight loops. */
+    bool fresh = t < n->next_change_ps;
 
     (void)from_host;
-    catch_up(n);
-    t = now(n);
+    if (!fresh)
+        catch_up(n);
     switch (off) {
     case L9_ISR: v = isr_value(n); break;
     case L9_EIMR: v = n->eimr; break;
@@ -393,7 +398,8 @@ uint32_t nic_reg_read(struct nic *n, uint32_t off, bool from_host)
     case L9_CLOCK: v = n->clock; break;
     default: v = 0; break;   /* SML, SMLT, PULSE and unassigned offsets read 0 */
     }
-    update(n);
+    if (!fresh)
+        update(n);
     return v;
 }
 

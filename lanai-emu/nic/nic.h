@@ -76,6 +76,7 @@ struct nic {
     struct nic_env env;
     struct nic_timing tm;
     uint32_t sram_size;
+    uint64_t next_change_ps;   /* update(): nothing falls due before this */
 
     /* plain registers */
     uint32_t isr_latched;     /* latched ISR bits (W1C) */
