@@ -145,6 +145,8 @@ static void cmd_send(uint32_t pi, const uint32_t *a)
         t->built = t->acked = 0;
         t->started = 0;
         tx_message(k);
+        /* straight on to the wire if the engine is free (latency) */
+        tx_poll(hal_isr());
         return;
     }
     refuse(pi, NC_CMD_SEND, NC_ST_ENORES, cookie);

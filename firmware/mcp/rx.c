@@ -107,6 +107,7 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
 {
     struct rxconn *c = &rxc[src];
     uint32_t reply, bit = 1u << h->dst_port;
+    bool held;
 
     if (h->dst_port >= NC_FW_PORTS || h->len > NC_FW_MTU || n != NC_PKT_HDR + h->len ||
         h->msg_len > NC_FW_MAX_MSG || h->offset > h->msg_len || h->len > h->msg_len - h->offset)
@@ -157,10 +158,13 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
     }
     nc_rx_receive(&c->w, h->seq, &reply);
     c->nack_sent = 0;
+    /* the host's event first (latency), then the ACK, on the wire at once
+     * if the engine is free */
+    held = (h->flags & NC_DF_FENCE) ? false : deliver(src, h, b);
     ctrl_queue(src, NC_PT_ACK, reply);
-    if (h->flags & NC_DF_FENCE)
-        return false;
-    return deliver(src, h, b);
+    if (hal_isr() & L9_ISR_SEND)
+        ctrl_send_one();
+    return held;
 }
 
 void rx_packet(uint32_t isr)
