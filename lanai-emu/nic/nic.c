@@ -153,6 +153,8 @@ void nic_receive(struct nic *n, const struct fabric_delivery *d)
 
 static uint64_t dma_duration(const struct nic *n, bool read, uint32_t len)
 {
+    if (n->tm.dma_ps)
+        return n->tm.dma_ps(n->tm.dma_ctx, read, len);
     uint64_t bursts = n->tm.dma_burst ? (len + n->tm.dma_burst - 1) / n->tm.dma_burst : 1;
     if (!bursts)
         bursts = 1;

@@ -57,6 +57,12 @@ struct nic_timing {
     uint64_t dma_read_ps;             /* PCI: extra wait per read burst */
     uint64_t dma_ps_per_byte;         /* PCI: data phase per byte */
     uint32_t dma_burst;               /* bytes per burst */
+    /* Optional: a block's PCI time computed by the platform model
+     * (profile_dma_ps(), whole bus words per burst, one rounding); the
+     * machines set it so that DMA and docs/profiles.md agree to the
+     * picosecond. NULL: the per-byte model of the four fields above. */
+    uint64_t (*dma_ps)(const void *ctx, bool read, uint32_t len);
+    const void *dma_ctx;
 };
 
 struct nic_rx_packet {

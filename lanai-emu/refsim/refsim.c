@@ -226,6 +226,12 @@ static void h_console(void *o, unsigned node, uint64_t t, const char *text, size
             (int)len, text);
 }
 
+/* DMA blocks take the profile's time (docs/profiles.md, "DMA"). */
+static uint64_t refsim_dma_ps(const void *pp, bool read, uint32_t len)
+{
+    return profile_dma_ps(pp, read, len);
+}
+
 /* ---- set-up -------------------------------------------------------------------- */
 
 void refsim_config_from_profile(struct refsim_config *cfg, const struct profile *p)
@@ -239,6 +245,8 @@ void refsim_config_from_profile(struct refsim_config *cfg, const struct profile 
     cfg->nic.dma_read_ps = pp->pci_dma_read_ps;
     cfg->nic.dma_ps_per_byte = 1000000000000ull / (pp->pci_clock_hz * (pp->pci_width_bits / 8));
     cfg->nic.dma_burst = (uint32_t)pp->pci_max_burst;
+    cfg->nic.dma_ps = refsim_dma_ps;
+    cfg->nic.dma_ctx = pp;
     cfg->fabric.byte_ps = p->link_ps_per_byte;
     cfg->fabric.cable_ps = p->link_latency_ps;
     cfg->fabric.switch_ps = p->switch_latency_ps;

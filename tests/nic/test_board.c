@@ -75,7 +75,8 @@ static void setup(void)
 {
     struct nic_env env = { NULL, m_now, m_sram_read, m_sram_write, m_host_rw, m_host_w,
                            m_transmit, m_nic_irq, m_wake };
-    struct nic_timing tm = { 4000, 650000, 620000, 2000, 256 };
+    struct nic_timing tm = { .byte_ps = 4000, .dma_fixed_ps = 650000, .dma_read_ps = 620000,
+                             .dma_ps_per_byte = 2000, .dma_burst = 256 };
     struct board_env benv = { NULL, m_hold, m_host_irq };
     struct board_eeprom_info ee = { 0x50, SRAM, 77, MHZ, 0x0901,
                                     { 0, 0x60, 0xDD, 1, 2, 3 }, "test board" };

@@ -88,7 +88,10 @@ static void f_wake(void *o, uint64_t t) { ((struct fake *)o)->wake = t; }
 
 /* Myrinet-2000 link (4 ns/B); PCI 64/66-like: 650 ns per burst, 620 ns
  * extra on reads, 2 ns per byte, 256-byte bursts. */
-static const struct nic_timing TM = { 4000, 650000, 620000, 2000, 256 };
+static const struct nic_timing TM = {
+    .byte_ps = 4000, .dma_fixed_ps = 650000, .dma_read_ps = 620000,
+    .dma_ps_per_byte = 2000, .dma_burst = 256,
+};
 
 static struct nic nics[2];
 

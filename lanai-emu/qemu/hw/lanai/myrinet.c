@@ -120,6 +120,12 @@ static void env_transmit(void *o, uint64_t t, const uint8_t *pkt, size_t len)
     mr_transmit(o, t, pkt, len);
 }
 
+/* DMA blocks take the profile's time (docs/profiles.md, "DMA"). */
+static uint64_t node_dma_ps(const void *pp, bool read, uint32_t len)
+{
+    return profile_dma_ps(pp, read, len);
+}
+
 static void env_irq(void *o, bool level)
 {
     board_nic_irq(&((MrNode *)o)->board, level);
@@ -288,6 +294,8 @@ static void build_node(MyrinetState *m, MachineState *ms, unsigned i)
                           (pp->pci_width_bits / 8) / 2) /
                          (pp->pci_clock_hz * (pp->pci_width_bits / 8));
     nt.dma_burst = pp->pci_max_burst;
+    nt.dma_ps = node_dma_ps;
+    nt.dma_ctx = pp;
     if (nic_init(&n->nic, &ne, &nt, n->sram_size)) {
         error_report("myrinet: node %u: out of memory", i);
         exit(1);
