@@ -15,9 +15,9 @@ NCL_INC  := -Ihost/lib -Ilanai-emu/host -Ifirmware/hal -Ifirmware/mcp
 FW_BROKEN := no_retransmit no_crc no_port_rule
 
 FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(foreach v,$(FW_BROKEN),$(FW_DIR)/mcp_$(v).img)
-ALL_TARGETS += $(FIRMWARE_IMAGES) $(NCL_T)/host_nicoll.so \
+ALL_TARGETS += $(FIRMWARE_IMAGES) $(NCL_T)/host_nicoll.so $(NCL_T)/test_nicoll \
                $(BUILD)/lib/libnicoll-emu.a
-CHECK_SUITES += tests/nicoll/suite
+CHECK_SUITES += tests/nicoll/suite tests/nicoll/unit
 
 firmware: $(FIRMWARE_IMAGES)
 host: $(BUILD)/lib/libnicoll-emu.a $(BUILD)/lib/libnicoll-pci.a $(BIN)/lanai-flash

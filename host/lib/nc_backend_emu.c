@@ -3,6 +3,7 @@
  * the host interface (lanai-emu/host/hostif.h), every access timed. */
 #include "hostif.h"
 #include "nc_backend.h"
+#include "nicoll.h"
 
 /* Weak: the QEMU binary of this tree exports only the calls listed in
  * lanai-emu/qemu/hw/lanai/myrinet-hostif.syms, which does not (yet) name
@@ -52,4 +53,10 @@ static struct nc_backend emu = { 0, rd, wr, wrb, dalloc, wirq, pcost, delay, now
 struct nc_backend *nc_backend_emu(void)
 {
     return &emu;
+}
+
+/* nc_open: the emu backend is the default of a host program. */
+int nc_open(nc_port **out, unsigned port)
+{
+    return nc_open_backend(out, nc_backend_emu(), port);
 }

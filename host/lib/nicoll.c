@@ -198,10 +198,6 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
     return NC_ENODEV;
 }
 
-int nc_open(nc_port **out, unsigned port)
-{
-    return nc_open_backend(out, nc_backend_emu(), port);
-}
 
 int nc_close(nc_port *p)
 {

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libnicoll's pci backend: a real LANai 9 board through its 16 MB BAR
+ * (the sysfs resource file, mapped by board_mmap.c), or a fake-BAR file
+ * standing in for one in tests.
+ *
+ * What a real board needs that this file cannot give by itself (no board
+ * exists here; docs/libnicoll.md lists it): DMA-able memory with bus
+ * addresses. The caller passes an arena size and the bus address of its
+ * first byte; the memory is mmap'd anonymous memory. On real hardware the
+ * arena must be memory the IOMMU maps at that bus address (VFIO
+ * VFIO_IOMMU_MAP_DMA with iova = bus_base) or pinned physically contiguous
+ * memory whose physical address is bus_base; wiring that up is not done.
+ * Interrupts: the sysfs resource file has none, so waits poll the event
+ * ring with a short sleep; routes are the crossbar's (0x80 | node) unless
+ * NICOLL_ROUTES names a file of "node byte..." lines (hex bytes).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "board.h"
+#include "nc_backend.h"
+#include "nicoll.h"
+
+struct pci {
+    struct nc_backend be;
+    struct nc_board board;
+    uint8_t *arena;
+    size_t size, used;
+    uint64_t bus_base;
+};
+
+static struct pci *P(struct nc_backend *be) { return (struct pci *)be->ctx; }
+
+static uint32_t rd(struct nc_backend *be, uint32_t off) { return nc_board_read32(&P(be)->board, off); }
+static void wr(struct nc_backend *be, uint32_t off, uint32_t v) { nc_board_write32(&P(be)->board, off, v); }
+static void wrb(struct nc_backend *be, uint32_t off, const void *buf, uint32_t len)
+{
+    P(be)->board.ops->write(&P(be)->board, off, buf, len);
+}
+
+static void *dalloc(struct nc_backend *be, size_t len, uint64_t *bus)
+{
+    struct pci *p = P(be);
+    size_t at = (p->used + 63) & ~(size_t)63;      /* 64-byte aligned, as the emulator's */
+
+    if (at > p->size || len > p->size - at)
+        return NULL;
+    p->used = at + len;
+    *bus = p->bus_base + at;
+    return p->arena + at;
+}
+
+static uint64_t now(struct nc_backend *be)
+{
+    struct timespec ts;
+
+    (void)be;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void delay(struct nc_backend *be, uint64_t ns)
+{
+    struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+    (void)be;
+    nanosleep(&ts, NULL);
+}
+
+/* No interrupt through a resource file: sleep a little, let the caller poll. */
+static bool wirq(struct nc_backend *be, uint64_t ns)
+{
+    delay(be, ns < 10000 ? ns : 10000);
+    return false;
+}
+
+static void pcost(struct nc_backend *be) { (void)be; }
+
+static int route(struct nc_backend *be, unsigned dst, uint8_t *r, size_t max)
+{
+    const char *f = getenv("NICOLL_ROUTES");
+    char line[256];
+    FILE *fp;
+
+    (void)be;
+    if (!f) {
+        if (max < 1 || dst > 63)
+            return -1;
+        r[0] = (uint8_t)(0x80u | dst);
+        return 1;
+    }
+    if (!(fp = fopen(f, "r")))
+        return -1;
+    while (fgets(line, sizeof line, fp)) {
+        char *s = line, *e;
+        unsigned long node = strtoul(s, &e, 10);
+        int n = 0;
+
+        if (e == s || node != dst)
+            continue;
+        for (s = e;; s = e) {
+            unsigned long v = strtoul(s, &e, 16);
+            if (e == s)
+                break;
+            if ((size_t)n == max || v > 0xFF)
+                return fclose(fp), -1;
+            r[n++] = (uint8_t)v;
+        }
+        fclose(fp);
+        return n ? n : -1;
+    }
+    fclose(fp);
+    return -1;
+}
+
+static void pclose_(struct nc_backend *be)
+{
+    struct pci *p = P(be);
+
+    nc_board_close(&p->board);
+    munmap(p->arena, p->size);
+    free(p);
+}
+
+struct nc_backend *nc_backend_pci(const char *bar, size_t arena, uint64_t bus_base,
+                                  char *err, size_t errlen)
+{
+    struct pci *p = calloc(1, sizeof *p);
+
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (nc_board_open_mmap(&p->board, bar, err, errlen)) {
+        free(p);
+        return NULL;
+    }
+    p->arena = mmap(NULL, arena, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p->arena == MAP_FAILED) {
+        snprintf(err, errlen, "DMA arena of %zu bytes: cannot map", arena);
+        nc_board_close(&p->board);
+        free(p);
+        return NULL;
+    }
+    p->size = arena;
+    p->bus_base = bus_base;
+    p->be = (struct nc_backend){ p, rd, wr, wrb, dalloc, wirq, pcost, delay, now, route, pclose_ };
+    return &p->be;
+}
+
+int nc_open_pci(nc_port **out, const char *bar, unsigned port, size_t dma_arena,
+                uint64_t bus_base)
+{
+    char err[256];
+    struct nc_backend *be = nc_backend_pci(bar, dma_arena, bus_base, err, sizeof err);
+    int rc;
+
+    *out = NULL;
+    if (!be)
+        return NC_ENODEV;
+    rc = nc_open_backend(out, be, port);
+    if (rc && be->close)
+        be->close(be);
+    return rc;
+}
+
