@@ -2,7 +2,7 @@
 # so far (R5, analytic), CSV + plots under build/bench/.
 .PHONY: bench
 
-bench: $(BUILD)/bench/r5_kbinomial
+bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nicoll/host_nicoll.so $(BIN)/lanai-run
 	@bash host/bench/run
 
 $(BUILD)/bench/r5_kbinomial: host/bench/r5_kbinomial.c ref/tree/nc_kbin.c ref/tree/nc_kbin.h
