@@ -12,6 +12,8 @@
  *   0x10C COUNT   packets to send
  *   0x110 SPIN    idle loop iterations before the first send
  *   0x114 EXPECT  packets to receive
+ *   0x118 RLEN    route bytes to DST (0: one crossbar, route 0x80 | DST)
+ *   0x120 ROUTE   the route bytes (up to 8), as nc_host_route() gives them
  * Results (firmware writes, DONE last):
  *   0x140 DONE 1, 0x144 packets received (also updated as they come), 0x148 last length received,
  *   0x14C ISR at the last RECV, 0x150 sum of all received bytes,
@@ -38,11 +40,16 @@ static void arm(void)
     REG(L9_RML) = (uint32_t)(uintptr_t)rxbuf + sizeof rxbuf;
 }
 
+static uint8_t route[8];
+static uint32_t route_len;
+
 static void send(uint32_t me, uint32_t dst, uint32_t len, uint32_t seq)
 {
     uint8_t *h = txbuf + 8;
 
-    txbuf[7] = (uint8_t)(0x80u | dst);          /* route, right-aligned */
+    /* the route, right-aligned before the header */
+    for (uint32_t i = 0; i < route_len; i++)
+        txbuf[8 - route_len + i] = route[i];
     h[0] = PKT_TYPE >> 8;
     h[1] = PKT_TYPE & 0xFF;
     h[2] = (uint8_t)(len >> 8);
@@ -50,7 +57,7 @@ static void send(uint32_t me, uint32_t dst, uint32_t len, uint32_t seq)
     for (uint32_t i = 0; i < len; i++)
         h[4 + i] = (uint8_t)(me * 31 + seq * 7 + i);
     REG(L9_SMP) = (uint32_t)(uintptr_t)txbuf;
-    REG(L9_SA) = 7;
+    REG(L9_SA) = 8 - route_len;
     REG(L9_SMLT) = (uint32_t)(uintptr_t)(h + 4 + len);
 }
 
@@ -68,6 +75,14 @@ int main(void)
     count = sb[0x10C / 4];
     spin = sb[0x110 / 4];
     expect = sb[0x114 / 4];
+    route_len = sb[0x118 / 4];
+    if (route_len == 0 || route_len > sizeof route) {
+        route_len = 1;
+        route[0] = (uint8_t)(0x80u | dst);
+    } else {
+        for (uint32_t i = 0; i < route_len; i++)
+            route[i] = ((volatile uint8_t *)sb)[0x120 + i];
+    }
     if (len > sizeof txbuf - 16)
         len = sizeof txbuf - 16;
     arm();

@@ -72,6 +72,17 @@ int main(int argc, char **argv)
         nc_host_printf("unknown mode '%s'\n", mode);
         return 2;
     }
+    {
+        /* the topology's route to dst (crossbar: one byte, 0x80 | dst) */
+        uint8_t r[8] = { 0 };
+        int rl = nc_host_route(dst, r, sizeof r);
+        if (rl < 1) {
+            nc_host_printf("no route to node %u\n", dst);
+            return 1;
+        }
+        nc_host_pio_write_block(sb + 0x120, r, sizeof r);
+        put(0x118, (uint32_t)rl);
+    }
     put(0x104, dst);
     put(0x108, len);
     put(0x10C, count);
