@@ -320,7 +320,7 @@ static void node_cpu_reset(MrNode *n)
     uint16_t low = cpu_neg(cs)->icount_decr.u16.low;
     int64_t extra = cs->icount_extra;
 
-    M->cycles_before_reset += node_env(n)->cycles;
+    n->cycles_before_reset += node_env(n)->cycles;
     cpu_reset(cs);
     cpu_neg(cs)->icount_decr.u16.low = low;
     cs->icount_extra = extra;
@@ -671,6 +671,7 @@ static void idle_wake(MrNode *n, uint64_t t)
     if (k > n->idle_cycles) {
         uint64_t loops = (k - n->idle_cycles) / n->idle_period;
         env->cycles = n->idle_cycles + loops * n->idle_period;
+        n->skipped_cycles += loops * n->idle_period;
         M->skipped_cycles += loops * n->idle_period;
     }
     set_state(n, MR_RUN);
@@ -708,9 +709,18 @@ static G_NORETURN void finish(int status, const char *why)
     if (getenv("MYRINET_STATS")) {
         fprintf(stderr, "myrinet: %" PRIu64 " windows, %" PRIu64 " events\n",
                 M->windows, M->events);
-        uint64_t cycles = M->cycles_before_reset;
+        uint64_t cycles = 0;
         for (i = 0; i < M->nodes; i++) {
-            cycles += node_env(&M->node[i])->cycles;
+            MrNode *n = &M->node[i];
+            uint64_t c = n->cycles_before_reset + node_env(n)->cycles;
+            cycles += c;
+            fprintf(stderr, "myrinet: node %u: %" PRIu64 " packets sent, %"
+                    PRIu64 " received, %" PRIu64 " dropped (receive queue "
+                    "full), %" PRIu64 " DMA blocks, %" PRIu64 " instructions, %"
+                    PRIu64 " cycles skipped idle\n", i, n->nic.counters_tx,
+                    n->nic.counters_rx, n->nic.counters_rx_dropped,
+                    n->nic.counters_dma_blocks, c - n->skipped_cycles,
+                    n->skipped_cycles);
         }
         fprintf(stderr, "myrinet: idle: %" PRIu64 " loop checks, %" PRIu64
                 " idle stretches, %" PRIu64 " cycles skipped\n",

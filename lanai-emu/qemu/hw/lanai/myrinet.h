@@ -87,6 +87,8 @@ typedef struct MrNode {
     unsigned probe_backoff;    /* ... doubling after each failed check */
     uint64_t idle_cycles;      /* MR_IDLE: env->cycles at the loop's head */
     uint64_t idle_period;      /* ... and the loop's length in cycles */
+    uint64_t skipped_cycles;   /* cycles skipped idle, in all */
+    uint64_t cycles_before_reset;  /* CPU cycles before the last reset */
     MrEvent **q;               /* binary heap on (t_ps, seq) */
     unsigned qn, qcap;
 
@@ -145,7 +147,6 @@ struct MyrinetState {
     bool global_clock;             /* MYRINET_GLOBAL_CLOCK=1: likewise */
     bool idle_skip;                /* off with MYRINET_NO_IDLE=1 (comparisons) */
     uint64_t probes, idles, skipped_cycles;
-    uint64_t cycles_before_reset;  /* CPU cycles of all nodes before their last reset */
 
     GArray *tx;                    /* MrTx not yet given to the fabric */
     GArray *lines;                 /* console lines of the current window */
