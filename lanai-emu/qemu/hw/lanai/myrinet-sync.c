@@ -208,10 +208,54 @@ static void ev_free(MrEvent *e)
     g_free(e);
 }
 
+/* ---- event trace (trace=FILE) ----------------------------------------------- */
+
+/* One line per thing that happens to a node, in the order the machine
+ * applies them: "<time ps> node <n> <what>". Deterministic like the rest. */
+void mr_trace(MrNode *n, uint64_t t_ps, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!M->trace_f) {
+        return;
+    }
+    fprintf(M->trace_f, "%" PRIu64 " node %u ", t_ps, n->id);
+    va_start(ap, fmt);
+    vfprintf(M->trace_f, fmt, ap);
+    va_end(ap);
+    fputc('\n', M->trace_f);
+}
+
+static void trace_event(MrNode *n, const MrEvent *e)
+{
+    switch (e->kind) {
+    case MR_EV_PIO_WRITE:
+        mr_trace(n, e->t_ps, "pio-write 0x%06x = 0x%08x", e->off, e->val);
+        break;
+    case MR_EV_PIO_WRITE_BLOCK:
+        mr_trace(n, e->t_ps, "pio-write-block 0x%06x %u bytes", e->off, e->len);
+        break;
+    case MR_EV_PIO_READ:
+        mr_trace(n, e->t_ps, "pio-read 0x%06x", e->off);
+        break;
+    case MR_EV_PIO_READ_BLOCK:
+        mr_trace(n, e->t_ps, "pio-read-block 0x%06x %u bytes", e->off, e->len);
+        break;
+    case MR_EV_PACKET:
+        mr_trace(n, e->t_ps, "packet %zu bytes, tail at %" PRIu64 ", crc %s",
+                 e->pkt->len, e->pkt->tail_ps, e->pkt->crc_ok ? "ok" : "bad");
+        break;
+    case MR_EV_LINK:
+        mr_trace(n, e->t_ps, "link %s", e->val ? "up" : "down");
+        break;
+    }
+}
+
 /* Apply one event at its time. */
 static void ev_apply(MrNode *n, MrEvent *e)
 {
     n->now_ps = e->t_ps;
+    trace_event(n, e);
     switch (e->kind) {
     case MR_EV_PIO_WRITE:
         board_write32(&n->board, e->off, e->val);
@@ -296,6 +340,7 @@ static void set_state(MrNode *n, enum mr_state s)
 void mr_cpu_hold(MrNode *n, bool hold)
 {
     n->disturb++;
+    mr_trace(n, n->now_ps, hold ? "cpu held in reset" : "cpu released");
     if (hold) {
         if (n->state != MR_HELD) {
             set_state(n, MR_HELD);
@@ -553,6 +598,8 @@ static void probe_stop(MrNode *n, bool found)
     node_env(n)->store_watch = 0;
     if (found) {
         n->probe_backoff = 1;
+        mr_trace(n, cpu_time(n), "idle: loop of %" PRIu64 " cycles at pc 0x%08x",
+                 node_env(n)->cycles - n->probe->anchor.cycles, node_env(n)->pc);
     } else {
         n->probe_backoff = MIN(MAX(n->probe_backoff * 2, 1),
                                MR_PROBE_BACKOFF_MAX);
@@ -731,6 +778,9 @@ static G_NORETURN void finish(int status, const char *why)
     fflush(stdout);
     fflush(stderr);
     fabric_free(M->fabric);     /* closes the pcap trace */
+    if (M->trace_f) {
+        fclose(M->trace_f);
+    }
     mr_hosts_cleanup(M);
     exit(status);
 }

@@ -221,6 +221,9 @@ static void build_fabric(MyrinetState *m)
             }
         }
     }
+    if (m->trace && *m->trace && !(m->trace_f = fopen(m->trace, "w"))) {
+        usage_error("trace '%s': %s", m->trace, strerror(errno));
+    }
     if (m->pcap && *m->pcap &&
         fabric_open_pcap(m->fabric, m->pcap, err, sizeof err)) {
         usage_error("pcap: %s", err);
@@ -434,6 +437,7 @@ STR_PROP(profile_path, "profile")
 STR_PROP(program, "program")
 STR_PROP(faults, "faults")
 STR_PROP(pcap, "pcap")
+STR_PROP(trace, "trace")
 STR_PROP(time_limit, "time-limit")
 STR_PROP(host_mem, "host-mem")
 STR_PROP(args, "args")
@@ -485,6 +489,8 @@ static void myrinet_class_init(ObjectClass *oc, void *data)
           get_faults, set_faults },
         { "seed", "seed of every random choice (default 1)", get_seed, set_seed },
         { "pcap", "write the packet trace here", get_pcap, set_pcap },
+        { "trace", "write the event trace here (docs/myrinet.md)",
+          get_trace, set_trace },
         { "time-limit", "stop at this virtual time (e.g. 10ms)",
           get_time_limit, set_time_limit },
         { "host-mem", "DMA-able memory per host (default 4MB)",

@@ -119,7 +119,7 @@ struct MyrinetState {
 
     /* properties */
     uint32_t nodes;
-    char *topology, *profile_path, *program, *faults, *pcap;
+    char *topology, *profile_path, *program, *faults, *pcap, *trace;
     const char *firmware;          /* MachineState.firmware */
     char *time_limit, *host_mem, *args;
     uint64_t seed;
@@ -148,6 +148,7 @@ struct MyrinetState {
     bool idle_skip;                /* off with MYRINET_NO_IDLE=1 (comparisons) */
     uint64_t probes, idles, skipped_cycles;
 
+    FILE *trace_f;                 /* event trace (trace=FILE), or NULL */
     GArray *tx;                    /* MrTx not yet given to the fabric */
     GArray *lines;                 /* console lines of the current window */
     uint64_t windows, events;
@@ -167,6 +168,7 @@ void mr_transmit(MrNode *n, uint64_t t_ps, const uint8_t *pkt, size_t len);
 void mr_cpu_hold(MrNode *n, bool hold);
 void mr_console(MrNode *n, uint64_t t_ps, const char *text, size_t len);
 void mr_sram_write(MrNode *n, uint32_t addr, const void *buf, uint32_t len);
+void mr_trace(MrNode *n, uint64_t t_ps, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
 /* myrinet-host.c */
 void mr_hosts_init(MyrinetState *m);
