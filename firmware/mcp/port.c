@@ -186,7 +186,7 @@ static void port_reset(struct port *p)
     p->nrq = 0;
 }
 
-static void command(uint32_t pi, const uint32_t *a)
+__attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
 {
     struct port *p = &ports[pi];
     volatile struct nc_abi_port *ap = &nc_abi_block.port[pi];
@@ -242,21 +242,27 @@ static void command(uint32_t pi, const uint32_t *a)
     }
 }
 
+/* Execute the next command of port pi (out of line: the idle loop stays
+ * a few loads long). */
+__attribute__((noinline)) static void port_command(uint32_t pi)
+{
+    volatile struct nc_abi_port *ap = &nc_abi_block.port[pi];
+    uint32_t a[NC_CMD_WORDS];
+
+    for (uint32_t i = 0; i < NC_CMD_WORDS; i++)
+        a[i] = ap->cmd[ports[pi].cons % NC_FW_CMD_SLOTS][i];
+    ports[pi].cons++;
+    command(pi, a);
+    ap->cons = ports[pi].cons;
+}
+
 /* One command per port per call: the loop stays responsive to packets. The
  * idle path only loads (prod, cons): an idle NIC leaves the machine state
  * unchanged, so the emulator can skip its time. */
 void ports_poll(void)
 {
     for (uint32_t pi = 0; pi < NC_FW_PORTS; pi++) {
-        volatile struct nc_abi_port *ap = &nc_abi_block.port[pi];
-        uint32_t a[NC_CMD_WORDS];
-
-        if (ap->prod == ports[pi].cons)
-            continue;
-        for (uint32_t i = 0; i < NC_CMD_WORDS; i++)
-            a[i] = ap->cmd[ports[pi].cons % NC_FW_CMD_SLOTS][i];
-        ports[pi].cons++;
-        command(pi, a);
-        ap->cons = ports[pi].cons;
+        if (nc_abi_block.port[pi].prod != ports[pi].cons)
+            port_command(pi);
     }
 }
