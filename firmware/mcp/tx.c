@@ -281,6 +281,19 @@ void tx_nack(uint32_t peer, uint32_t want)
     set_active(peer);
 }
 
+/* Take token k (after prev, NONE16 if first) out of c's queue. */
+static void q_unlink(struct txconn *c, uint16_t prev, uint16_t k)
+{
+    uint16_t next = stok[k].next;
+
+    if (prev == NONE16)
+        c->qhead = next;
+    else
+        stok[prev].next = next;
+    if (c->qtail == k)
+        c->qtail = prev;
+}
+
 void tx_reject(uint32_t peer, uint32_t seq)
 {
     struct txconn *c = &txc[peer];
@@ -303,12 +316,7 @@ void tx_reject(uint32_t peer, uint32_t seq)
     for (k = c->qhead; k != NONE16; k = next) {
         next = stok[k].next;
         if (stok[k].dst_port == port && !stok[k].fence) {
-            if (prev == NONE16)
-                c->qhead = next;
-            else
-                stok[prev].next = next;
-            if (c->qtail == k)
-                c->qtail = prev;
+            q_unlink(c, prev, k);
             send_done(k, NC_ST_EPORTCLOSED);
             continue;
         }
@@ -333,12 +341,7 @@ void tx_port_closed(uint32_t port)
         for (k = c->qhead; k != NONE16; k = next) {
             next = stok[k].next;
             if (!stok[k].fence && stok[k].port == port && !stok[k].started) {
-                if (prev == NONE16)
-                    c->qhead = next;
-                else
-                    stok[prev].next = next;
-                if (c->qtail == k)
-                    c->qtail = prev;
+                q_unlink(c, prev, k);
                 if (c->cur == k)
                     c->cur = next;
                 stok[k].used = 0;
