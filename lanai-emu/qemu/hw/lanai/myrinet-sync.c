@@ -705,7 +705,6 @@ static void probe_consider(MrNode *n)
         return;
     }
     probe_start(n);
-    n->disturb_win = n->disturb;
 }
 
 /* An idle node's next event is due at t: bring its CPU to the last loop
