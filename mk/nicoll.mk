@@ -7,10 +7,12 @@ FW_HDRS  := $(wildcard firmware/mcp/*.h) firmware/hal/hal.h firmware/hal/lanai9_
             ref/proto/nc_seq.h ref/include/nc_config.h
 FW_CFLAGS := -O2 -Wall -Ifirmware/hal -Ifirmware/mcp -Iref/include -Iref/proto
 FW_LDFLAGS := -Wl,--mem-size,2M
-NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c
+NCL_BAR_SRCS := host/lib/nc_barrier_spec.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
+NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c $(NCL_BAR_SRCS)
 NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h firmware/mcp/nc_abi.h \
-                firmware/mcp/nc_fw_config.h firmware/mcp/shared_block.h firmware/hal/lanai9_regs.h
-NCL_INC  := -Ihost/lib -Ilanai-emu/host -Ifirmware/hal -Ifirmware/mcp
+                firmware/mcp/nc_fw_config.h firmware/mcp/shared_block.h firmware/hal/lanai9_regs.h \
+                ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
+NCL_INC  := -Ihost/lib -Ilanai-emu/host -Ifirmware/hal -Ifirmware/mcp -Iref/tree -Iref/include
 # Broken variants for the negative tests (never for real use).
 FW_BROKEN := no_retransmit no_crc no_port_rule
 
@@ -35,16 +37,16 @@ $(FW_DIR)/mcp_%.img: $(FW_DEPS)
 
 $(BUILD)/lib/libnicoll-emu.a: $(NCL_LIB_SRCS) $(NCL_LIB_HDRS)
 	@mkdir -p $(BUILD)/lib/nicoll-emu
-	$(HOSTCC) $(HOST_CFLAGS) -fPIC $(NCL_INC) -c host/lib/nicoll.c -o $(BUILD)/lib/nicoll-emu/nicoll.o
-	$(HOSTCC) $(HOST_CFLAGS) -fPIC $(NCL_INC) -c host/lib/nc_backend_emu.c -o $(BUILD)/lib/nicoll-emu/nc_backend_emu.o
-	ar rcs $@ $(BUILD)/lib/nicoll-emu/nicoll.o $(BUILD)/lib/nicoll-emu/nc_backend_emu.o
+	for f in $(NCL_LIB_SRCS); do \
+	    $(HOSTCC) $(HOST_CFLAGS) -fPIC $(NCL_INC) -c $$f -o $(BUILD)/lib/nicoll-emu/$$(basename $$f .c).o || exit 1; done
+	ar rcs $@ $(foreach f,$(NCL_LIB_SRCS),$(BUILD)/lib/nicoll-emu/$(basename $(notdir $(f))).o)
 
-NCL_PCI_SRCS := host/lib/nicoll.c host/lib/nc_backend_pci.c host/lib/board_mmap.c
+NCL_PCI_SRCS := host/lib/nicoll.c host/lib/nc_backend_pci.c host/lib/board_mmap.c $(NCL_BAR_SRCS)
 $(BUILD)/lib/libnicoll-pci.a: $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) host/lib/board.h
 	@mkdir -p $(BUILD)/lib/nicoll-pci
 	for f in $(NCL_PCI_SRCS); do \
 	    $(HOSTCC) $(HOST_CFLAGS) $(NCL_INC) -c $$f -o $(BUILD)/lib/nicoll-pci/$$(basename $$f .c).o || exit 1; done
-	ar rcs $@ $(patsubst host/lib/%.c,$(BUILD)/lib/nicoll-pci/%.o,$(NCL_PCI_SRCS))
+	ar rcs $@ $(foreach f,$(NCL_PCI_SRCS),$(BUILD)/lib/nicoll-pci/$(basename $(notdir $(f))).o)
 
 # Host programs for the emulated cluster: libnicoll compiled in.
 $(NCL_T)/%.so: tests/nicoll/%.c tests/nicoll/pattern.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) lanai-emu/host/hostif.h

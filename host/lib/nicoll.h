@@ -36,7 +36,8 @@ enum nc_error {
 };
 const char *nc_strerror(int err);
 
-enum nc_event_type { NC_EVENT_SENT = 1, NC_EVENT_RECV = 2, NC_EVENT_ERROR = 3 };
+enum nc_event_type { NC_EVENT_SENT = 1, NC_EVENT_RECV = 2, NC_EVENT_ERROR = 3,
+                     NC_EVENT_BARRIER = 4 /* a NIC-based barrier completed */ };
 
 typedef struct nc_event {
     enum nc_event_type type;
@@ -87,5 +88,54 @@ int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns);
 /* Tokens the process holds now (sends it may post, buffers it may give). */
 unsigned nc_send_tokens(const nc_port *p);
 unsigned nc_recv_tokens(const nc_port *p);
+
+/* ---- Barriers (seed 002; docs/barrier.md) --------------------------------
+ * A barrier is among n members, each a (node, port). Every member computes
+ * its own part on the host with ref/tree (nc_barrier_pe, nc_barrier_gb) and
+ * hands it either to the NIC (nc_barrier_start: the NIC exchanges the
+ * messages, the host sees only the completion event) or to the host-based
+ * baseline (nc_hbarrier.h: the same description over ordinary messages). */
+enum nc_barrier_algo { NC_BARRIER_PE = 1, NC_BARRIER_GB = 2 };
+
+#define NC_BARRIER_MAX_STEPS    12u  /* NC_PE_MAX_STEPS of ref/tree/nc_sched.h */
+#define NC_BARRIER_MAX_CHILDREN 63u  /* a GB star over 64 members */
+#define NC_BARRIER_MAX_MEMBERS  1024u
+
+/* Step operations: the values of ref/tree's NC_PE_EXCHANGE, _SEND, _RECV. */
+enum nc_barrier_op { NC_BAR_OP_EXCHANGE = 0, NC_BAR_OP_SEND = 1, NC_BAR_OP_RECV = 2 };
+
+typedef struct nc_member { uint16_t node; uint8_t port; } nc_member;
+
+typedef struct nc_barrier {
+    enum nc_barrier_algo algo;
+    /* PE: this member's steps in order (ref/tree nc_pe_schedule) */
+    unsigned nsteps;
+    struct { nc_member peer; uint8_t op; } step[NC_BARRIER_MAX_STEPS];
+    /* GB: the parent (none at the root) and the children (ref/tree nc_gb_tree) */
+    bool has_parent;
+    nc_member parent;
+    unsigned nchildren;
+    nc_member child[NC_BARRIER_MAX_CHILDREN];
+} nc_barrier;
+
+/* This member's part of a PE barrier among members[0 .. n-1] (distinct
+ * pairs, the same list in the same order on every member); the caller is
+ * members[me]. NC_OK or NC_EINVAL. */
+int nc_barrier_pe(nc_barrier *b, const nc_member *members, unsigned n, unsigned me);
+/* The same for a GB barrier on the d-ary tree of dimension dim (1 .. n-1;
+ * members[0] is the root). NC_EINVAL also when this member would have more
+ * than NC_BARRIER_MAX_CHILDREN children. */
+int nc_barrier_gb(nc_barrier *b, const nc_member *members, unsigned n, unsigned me,
+                  unsigned dim);
+
+/* NIC-based barrier, split-phase: hand b to the NIC and return at once;
+ * the NIC runs it without the host and posts one NC_EVENT_BARRIER event
+ * (ctx, status NC_OK or an error) to this port. One barrier at a time per
+ * port (NC_EBUSY while one runs). Meanwhile the process may compute, send
+ * and receive (a fuzzy barrier). */
+int nc_barrier_start(nc_port *p, const nc_barrier *b, void *ctx);
+/* Start and wait for the completion; other events that arrive meanwhile
+ * stay queued for nc_poll / nc_wait. */
+int nc_barrier_wait(nc_port *p, const nc_barrier *b);
 
 #endif
