@@ -2,10 +2,12 @@
 # `make firmware`, `make host`, `make run`. docs/firmware.md, docs/libnicoll.md.
 NCL_T    := $(BUILD)/tests/nicoll
 FW_DIR   := $(BUILD)/firmware
-FW_SRCS  := $(wildcard firmware/mcp/*.c) firmware/hal/hal.c ref/proto/nc_seq.c
-FW_HDRS  := $(wildcard firmware/mcp/*.h) firmware/hal/hal.h firmware/hal/lanai9_regs.h \
-            ref/proto/nc_seq.h ref/include/nc_config.h
-FW_CFLAGS := -O2 -Wall -Ifirmware/hal -Ifirmware/mcp -Iref/include -Iref/proto
+FW_SRCS  := $(wildcard firmware/mcp/*.c) $(wildcard firmware/coll/*.c) firmware/hal/hal.c \
+            ref/proto/nc_seq.c ref/proto/nc_barrec.c
+FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/hal/hal.h \
+            firmware/hal/lanai9_regs.h ref/proto/nc_seq.h ref/proto/nc_barrec.h \
+            ref/include/nc_config.h ref/include/nc_logic.h
+FW_CFLAGS := -O2 -Wall -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
 FW_LDFLAGS := -Wl,--mem-size,2M
 NCL_BAR_SRCS := host/lib/nc_barrier_spec.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
 NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c $(NCL_BAR_SRCS)
@@ -14,7 +16,7 @@ NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h firmware/mcp/nc_abi.h \
                 ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
 NCL_INC  := -Ihost/lib -Ilanai-emu/host -Ifirmware/hal -Ifirmware/mcp -Iref/tree -Iref/include
 # Broken variants for the negative tests (never for real use).
-FW_BROKEN := no_retransmit no_crc no_port_rule
+FW_BROKEN := no_retransmit no_crc no_port_rule barrec_not_cleared no_reject_on_open
 
 FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(foreach v,$(FW_BROKEN),$(FW_DIR)/mcp_$(v).img)
 ALL_TARGETS += $(FIRMWARE_IMAGES) $(NCL_T)/host_nicoll.so $(NCL_T)/test_nicoll \

@@ -16,6 +16,20 @@ struct engine {
 static struct engine eng[2];   /* 0: L2E, 1: E2L */
 static volatile struct hal_dma_desc desc[2] __attribute__((aligned(8)));
 
+/* A finished (or empty) transfer: its owner's callback. */
+static void complete(const struct dma_req *d, bool ok)
+{
+    if (d->kind == DMA_SDMA)
+        tx_sdma_done(d->arg, ok);
+    else if (d->kind == DMA_RDMA) {
+        if (d->last)
+            rx_rdma_done(d->arg);
+    } else if (d->kind == DMA_BARRIER)
+        bar_desc_done(d->port, d->gen, d->arg, ok);
+    else
+        port_event_dma_done(d->arg);
+}
+
 static void start(int e)
 {
     struct engine *g = &eng[e];
@@ -36,13 +50,7 @@ static void start(int e)
         struct dma_req done = *r;
         g->head = (g->head + 1) % NC_FW_DMA_QUEUE;
         g->count--;
-        if (done.kind == DMA_SDMA)
-            tx_sdma_done(done.arg, true);
-        else if (done.kind == DMA_RDMA) {
-            if (done.last)
-                rx_rdma_done(done.arg);
-        } else
-            port_event_dma_done(done.arg);
+        complete(&done, true);
     }
 }
 
@@ -87,13 +95,7 @@ void dma_poll(uint32_t isr)
         g->head = (g->head + 1) % NC_FW_DMA_QUEUE;
         g->count--;
         g->busy = false;
-        if (done.kind == DMA_SDMA)
-            tx_sdma_done(done.arg, ok);
-        else if (done.kind == DMA_RDMA) {
-            if (done.last)
-                rx_rdma_done(done.arg);
-        } else
-            port_event_dma_done(done.arg);
+        complete(&done, ok);
         start(e);
     }
 }

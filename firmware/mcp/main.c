@@ -49,6 +49,7 @@ void __crt0_start(int argc, char **argv)
     ports_init();
     tx_init();
     rx_init();
+    bar_init();
     sb[NC_SB_OFF_ABI / 4] = (uint32_t)(uintptr_t)&nc_abi_block;
     sb[NC_SB_OFF_FW_STATUS / 4] = n_nodes > NC_FW_MAX_NODES ? 1 : 0;
     sb[NC_SB_OFF_READY / 4] = NC_SB_READY_MAGIC;

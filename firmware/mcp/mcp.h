@@ -27,7 +27,7 @@
 #define NONE16 0xFFFFu
 
 /* ---- DMA (dma.c) --------------------------------------------------------- */
-enum dma_kind { DMA_SDMA, DMA_RDMA, DMA_EVENT };
+enum dma_kind { DMA_SDMA, DMA_RDMA, DMA_EVENT, DMA_BARRIER };
 struct dma_req {
     uint8_t kind, port;
     uint16_t arg;           /* packet descriptor, rx buffer or event slot */
@@ -46,7 +46,10 @@ struct region { uint32_t valid, hi, lo, len; };
 struct rtoken { uint32_t valid, hi, lo, len, cookie; };
 struct stoken {             /* a send token: one message */
     uint8_t used, port, dst_port, fence;
-    uint8_t started, pad[3];     /* started: its first packet was built */
+    uint8_t started;        /* its first packet was built */
+    uint8_t kind;           /* 0: a message; else a barrier packet, type 0x0A00 | kind
+                               (no payload, no event; gen and cookie are its identity) */
+    uint8_t pad[2];
     uint16_t dst, next;     /* next in the connection's message queue */
     uint32_t gen;           /* sending port's generation */
     uint32_t hi, lo, len, cookie;
@@ -63,9 +66,11 @@ struct port {
 };
 extern struct port ports[NC_FW_PORTS];
 extern volatile struct nc_abi nc_abi_block;
-/* send tokens of the ports, then one fence token per (peer, port) */
+/* send tokens of the ports, then one fence token per (peer, port), then
+ * the barrier packets' tokens (firmware/coll) */
 #define NC_FENCE_TOK(peer, port) (NC_FW_PORTS * NC_FW_SEND_TOKENS + (peer) * NC_FW_PORTS + (port))
-extern struct stoken stok[NC_FW_PORTS * NC_FW_SEND_TOKENS + NC_FW_MAX_NODES * NC_FW_PORTS];
+#define NC_BAR_TOK0 (NC_FW_PORTS * NC_FW_SEND_TOKENS + NC_FW_MAX_NODES * NC_FW_PORTS)
+extern struct stoken stok[NC_BAR_TOK0 + NC_FW_BAR_TOKENS];
 extern uint32_t my_node, n_nodes;
 
 void ports_init(void);
@@ -90,6 +95,7 @@ struct pktd {               /* a packet descriptor */
 };
 enum { PD_FREE, PD_SDMA, PD_READY };
 void tx_message(uint16_t tok);      /* a new send token for its connection */
+void tx_kick(uint32_t peer);        /* build and send peer's next packet now if the wire is free */
 void tx_poll(uint32_t isr);
 void tx_sdma_done(uint16_t pd, bool ok);
 void tx_ack(uint32_t peer, uint32_t ack);
@@ -113,5 +119,7 @@ void ctrl_send_one(void);           /* only when ISR.SEND */
 
 /* Where the route to a node is, or 0 bytes if the host has not loaded it. */
 uint32_t route_to(uint32_t node, uint8_t *hdr);
+
+#include "barrier.h"
 
 #endif

@@ -35,11 +35,14 @@
 #define NC_CMD_DEREG     4u /* a1 region index */
 #define NC_CMD_RECV      5u /* a1 bus_hi, a2 bus_lo, a3 len, a4 cookie */
 #define NC_CMD_SEND      6u /* a1 bus_hi, a2 bus_lo, a3 len, a4 dst node, a5 dst port, a6 cookie */
+#define NC_CMD_BARRIER   7u /* a1 bus_hi, a2 bus_lo, a3 len (0: the steps of this port's
+                               previous barrier again, no DMA), a4 cookie; docs/barrier.md */
 
 /* Event types (word 1 of an event). */
 #define NC_EV_SENT       1u /* status 0 or an error; cookie of the send */
 #define NC_EV_RECV       2u /* status 0 or an error; cookie, len, src node, src port */
 #define NC_EV_ERROR      3u /* a command was refused: status, cookie = opcode */
+#define NC_EV_BARRIER    4u /* a NIC-based barrier completed (or was refused): status, cookie */
 
 /* Event status codes (the host library maps them to nc_strerror text). */
 #define NC_ST_OK          0u
@@ -49,6 +52,19 @@
 #define NC_ST_EINVAL      4u /* bad argument (port, length, node, index) */
 #define NC_ST_ENORES      5u /* out of tokens or staging slots */
 #define NC_ST_ECLOSED     6u /* cancelled: this port was closed */
+#define NC_ST_EBUSY       7u /* a barrier is already running on this port */
+
+/* The barrier buffer (NC_CMD_BARRIER), big-endian words: a header, then one
+ * word per step, done in order (firmware/coll/barrier.c, docs/barrier.md). */
+#define NC_BAR_MAGIC      0x4E42u   /* header: magic << 16 | steps */
+#define NC_BAR_MAX_STEPS  128u      /* GB with 63 children: 63 + 1 + 1 + 63 */
+#define NC_BSTEP_SEND     1u        /* step: op << 28 | phase << 24 | port << 16 | node */
+#define NC_BSTEP_RECV     2u        /* both bits: send, then receive (PE exchange) */
+#define NC_BSTEP_PE       0u
+#define NC_BSTEP_GATHER   1u
+#define NC_BSTEP_BCAST    2u
+#define NC_BSTEP(op, ph, port, node) \
+    ((unsigned)(op) << 28 | (unsigned)(ph) << 24 | (unsigned)(port) << 16 | (unsigned)(node))
 
 #define NC_EV_WORDS 8u     /* counter, type, status, cookie, len, src node, src port, 0 */
 #define NC_CMD_WORDS 8u
@@ -59,7 +75,10 @@ struct nc_abi_port {
     volatile unsigned cons;        /* MCP: commands executed */
     volatile unsigned state;       /* MCP: 0 closed, 1 open */
     volatile unsigned gen;         /* MCP: incremented at every open and close */
-    unsigned pad[4];
+    volatile unsigned bar_unexp;   /* MCP: barrier messages recorded as unexpected */
+    volatile unsigned bar_resent;  /* MCP: barrier messages sent again after a reject */
+    volatile unsigned bar_rejects; /* MCP: held barrier messages rejected at open */
+    unsigned pad;
     volatile unsigned cmd[NC_FW_CMD_SLOTS][NC_CMD_WORDS];
 };
 
@@ -80,6 +99,9 @@ struct nc_abi {
 #define NC_ABI_PORT_CONS  4u
 #define NC_ABI_PORT_STATE 8u
 #define NC_ABI_PORT_GEN   12u
+#define NC_ABI_PORT_BAR_UNEXP   16u
+#define NC_ABI_PORT_BAR_RESENT  20u
+#define NC_ABI_PORT_BAR_REJECTS 24u
 #define NC_ABI_PORT_CMD(slot) (32u + (slot) * 4u * NC_CMD_WORDS)
 
 #endif

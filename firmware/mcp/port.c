@@ -8,7 +8,7 @@
 #include "mcp.h"
 
 struct port ports[NC_FW_PORTS];
-struct stoken stok[NC_FW_PORTS * NC_FW_SEND_TOKENS + NC_FW_MAX_NODES * NC_FW_PORTS];
+struct stoken stok[NC_BAR_TOK0 + NC_FW_BAR_TOKENS];
 
 /* Event records waiting for (or in) their DMA to the host. */
 static uint32_t ev_stage[NC_FW_EV_STAGE][NC_EV_WORDS] __attribute__((aligned(8)));
@@ -82,6 +82,8 @@ void send_done(uint16_t tok, uint32_t status)
 {
     struct stoken *t = &stok[tok];
 
+    if (t->kind)
+        return bar_token_free(tok);     /* a barrier packet: no event */
     if (!t->fence)
         port_event(t->port, t->gen, NC_EV_SENT, status, t->cookie, t->len, t->dst, t->dst_port);
     t->used = 0;
@@ -144,6 +146,7 @@ static void cmd_send(uint32_t pi, const uint32_t *a)
         t->cookie = cookie;
         t->built = t->acked = 0;
         t->started = 0;
+        t->kind = 0;
         tx_message(k);
         /* straight on to the wire if the engine is free (latency) */
         tx_poll(hal_isr());
@@ -202,6 +205,7 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         p->ev_lo = a[2];
         p->ev_slots = a[3];
         p->ev_next = 0;
+        bar_port_open(pi);
         ap->gen = p->gen;
         ap->state = 1;
         return;
@@ -213,6 +217,7 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         port_reset(p);
         tx_port_closed(pi);
         rx_port_closed(pi);
+        bar_port_closed(pi);
         ap->gen = p->gen;
         ap->state = 0;
         return;
@@ -237,6 +242,8 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         return cmd_recv(pi, a);
     case NC_CMD_SEND:
         return cmd_send(pi, a);
+    case NC_CMD_BARRIER:
+        return bar_cmd(pi, a);
     default:
         return refuse(pi, a[0], NC_ST_EINVAL, 0);
     }

@@ -124,6 +124,17 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
         }
         return false;
     }
+    if (h->type != NC_PT_DATA) {
+        /* a barrier packet (firmware/coll): consumed here, whatever the
+         * port's state; its next packet first, then the ACK */
+        nc_rx_receive(&c->w, h->seq, &reply);
+        c->nack_sent = 0;
+        bar_packet(src, h);
+        ctrl_queue(src, NC_PT_ACK, reply);
+        if (hal_isr() & L9_ISR_SEND)
+            ctrl_send_one();
+        return false;
+    }
     if (h->flags & NC_DF_FENCE) {
         c->fence &= (uint8_t)~bit;
     } else if (h->offset == 0) {
@@ -188,7 +199,11 @@ void rx_packet(uint32_t isr)
     if (!(isr & (L9_ISR_ILLEGAL_RX | L9_ISR_BUFF)) && n >= NC_PKT_HDR &&
         h->src < n_nodes && h->src < NC_FW_MAX_NODES) {
         switch (h->type) {
-        case NC_PT_DATA: held = data(h->src, h, n, b); break;
+        case NC_PT_DATA:
+        case NC_PT_BAR_PE:
+        case NC_PT_BAR_GATHER:
+        case NC_PT_BAR_BCAST:
+        case NC_PT_BAR_REJECT: held = data(h->src, h, n, b); break;
         case NC_PT_ACK: tx_ack(h->src, h->seq); break;
         case NC_PT_NACK: tx_nack(h->src, h->seq); break;
         case NC_PT_REJECT: tx_reject(h->src, h->seq); break;

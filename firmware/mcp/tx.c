@@ -104,6 +104,7 @@ void tx_fence(uint32_t peer, uint32_t port)
         return;
     t->used = 1;
     t->fence = 1;
+    t->kind = 0;
     t->port = 0;
     t->dst_port = (uint8_t)port;
     t->dst = (uint16_t)peer;
@@ -144,7 +145,7 @@ static bool build(uint32_t peer)
     pd[i].offset = t->built;
     pd[i].len = len;
     h = (struct nc_pkt *)hdr_of(i);
-    h->type = NC_PT_DATA;
+    h->type = t->kind ? (uint16_t)(0x0A00u | t->kind) : NC_PT_DATA;
     h->src = (uint16_t)my_node;
     h->seq = seq;
     h->src_port = t->port;
@@ -154,11 +155,18 @@ static bool build(uint32_t peer)
     h->msg_len = t->len;
     h->offset = t->built;
     h->len = len;
-    h->pad2[0] = h->pad2[1] = 0;
+    h->pad2[0] = t->kind ? t->gen : 0;         /* a barrier packet's identity */
+    h->pad2[1] = t->kind ? t->cookie : 0;
     t->built += len;
     t->started = 1;
     if (t->built == t->len)
         c->cur = t->next;
+    if (!len) {
+        /* nothing to fetch (barrier packets, empty messages, fences): ready
+         * now, not after a trip through the DMA queue */
+        pd[i].state = PD_READY;
+        return true;
+    }
     r.kind = DMA_SDMA;
     r.port = t->port;
     r.arg = i;
@@ -209,6 +217,16 @@ static bool transmit(uint32_t peer)
         timer_on = true;
     }
     return true;
+}
+
+/* The barrier's fast path: a packet just queued for peer goes on the wire
+ * now if the engine is free, without the round over every peer. */
+void tx_kick(uint32_t peer)
+{
+    while (build(peer))
+        ;
+    if (hal_isr() & L9_ISR_SEND)
+        transmit(peer);
 }
 
 void tx_poll(uint32_t isr)
@@ -315,7 +333,9 @@ void tx_reject(uint32_t peer, uint32_t seq)
     prev = NONE16;
     for (k = c->qhead; k != NONE16; k = next) {
         next = stok[k].next;
-        if (stok[k].dst_port == port && !stok[k].fence) {
+        /* barrier packets are not messages of the closed port's process:
+         * they follow the barrier's own rules there (held, rejected) */
+        if (stok[k].dst_port == port && !stok[k].fence && !stok[k].kind) {
             q_unlink(c, prev, k);
             send_done(k, NC_ST_EPORTCLOSED);
             continue;
@@ -344,7 +364,10 @@ void tx_port_closed(uint32_t port)
                 q_unlink(c, prev, k);
                 if (c->cur == k)
                     c->cur = next;
-                stok[k].used = 0;
+                if (stok[k].kind)
+                    bar_token_free(k);
+                else
+                    stok[k].used = 0;
                 continue;
             }
             prev = k;

@@ -17,6 +17,18 @@
 #define NC_PT_REJECT 0x0A13u /* seq is the first packet of a message for a closed
                                 (or closed since) port: ACK(seq - 1), drop that message */
 
+/* Barrier packets (firmware/coll, docs/barrier.md): no payload, in the
+ * connection's sequence like DATA (same numbers, same go-back-N), so they
+ * keep their order with ordinary messages. pad2[0] is the sending port's
+ * open generation, pad2[1] its barrier serial number: the identity a
+ * BAR_REJECT echoes back. */
+#define NC_PT_BAR_PE     0x0A14u /* pairwise exchange */
+#define NC_PT_BAR_GATHER 0x0A15u /* GB: child to parent */
+#define NC_PT_BAR_BCAST  0x0A16u /* GB: parent to child */
+#define NC_PT_BAR_REJECT 0x0A17u /* a barrier message that arrived while dst_port was
+                                    closed is refused; src_port/dst_port swapped,
+                                    pad2 = the refused message's identity */
+
 #define NC_DF_FENCE  1u      /* data flag: no payload, clears the receiver's
                                 port fence for (sender, dst_port) */
 

@@ -37,6 +37,15 @@ struct nc_port {
     struct { void *buf; size_t len; bool used; } reg[NC_FW_REGIONS];
     struct tok stok[NC_FW_SEND_TOKENS], rtok[NC_FW_RECV_TOKENS];
     unsigned nsend, nrecv;              /* tokens held by the NIC */
+    /* the NIC-based barrier (docs/barrier.md) */
+    uint8_t *bar_buf;                   /* the barrier buffer, registered */
+    uint64_t bar_bus;
+    uint32_t bar_last[1 + NC_BAR_MAX_STEPS], bar_last_words;   /* what the NIC holds */
+    bool bar_busy;
+    void *bar_ctx;
+    /* events nc_barrier_wait took out of the ring, for nc_poll / nc_wait */
+    nc_event stash[EV_SLOTS];
+    unsigned stash_head, stash_n;
 };
 
 const char *nc_strerror(int err)
@@ -45,7 +54,7 @@ const char *nc_strerror(int err)
     case NC_OK: return "success";
     case NC_EINVAL: return "invalid argument";
     case NC_ENOMEM: return "out of DMA-able memory";
-    case NC_EBUSY: return "port already open";
+    case NC_EBUSY: return "busy: port already open, or a barrier running on it";
     case NC_ENODEV: return "no nicoll MCP answering on the board";
     case NC_EAGAIN: return "no token free (wait for events first)";
     case NC_ETIMEDOUT: return "timed out";
@@ -69,6 +78,7 @@ static int from_status(uint32_t st)
     case NC_ST_EINVAL: return NC_EINVAL;
     case NC_ST_ENORES: return NC_ENORES;
     case NC_ST_ECLOSED: return NC_ECLOSED;
+    case NC_ST_EBUSY: return NC_EBUSY;
     default: return NC_EINVAL;
     }
 }
@@ -341,7 +351,8 @@ int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t le
     return command(p, w);
 }
 
-int nc_poll(nc_port *p, nc_event *ev)
+/* The next event of the ring itself (not the stash). */
+static int poll_ring(nc_port *p, nc_event *ev)
 {
     const uint8_t *e = p->ev + (p->ev_next % EV_SLOTS) * 4 * NC_EV_WORDS;
     uint32_t type, cookie;
@@ -368,6 +379,11 @@ int nc_poll(nc_port *p, nc_event *ev)
         ev->node = be32(e + 20);
         ev->port = be32(e + 24);
         ev->len = be32(e + 16);
+    } else if (type == NC_EV_BARRIER) {
+        ev->ctx = p->bar_ctx;
+        p->bar_busy = false;
+        if (ev->status != NC_OK)
+            p->bar_last_words = 0;      /* the NIC may not hold that list */
     } else {
         ev->type = NC_EVENT_ERROR;
         if (ev->status == NC_OK)
@@ -379,6 +395,17 @@ int nc_poll(nc_port *p, nc_event *ev)
         t->used = false;
     }
     return 1;
+}
+
+int nc_poll(nc_port *p, nc_event *ev)
+{
+    if (p->stash_n) {
+        *ev = p->stash[p->stash_head];
+        p->stash_head = (p->stash_head + 1) % EV_SLOTS;
+        p->stash_n--;
+        return 1;
+    }
+    return poll_ring(p, ev);
 }
 
 int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns)
@@ -403,4 +430,120 @@ int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns)
             return NC_OK;
         p->be->wait_irq(p->be, slice);
     }
+}
+
+/* ---- NIC-based barrier (docs/barrier.md) --------------------------------- */
+
+/* b as the NIC's step list (nc_abi.h); 0 if b is not valid here. */
+static unsigned encode(const nc_port *p, const nc_barrier *b, uint32_t *w)
+{
+    unsigned n = 0;
+
+#define MEMBER_OK(m) ((m).node < p->nodes && (m).port < NC_FW_PORTS)
+    if (b->algo == NC_BARRIER_PE) {
+        if (b->nsteps > NC_BARRIER_MAX_STEPS)
+            return 0;
+        for (unsigned i = 0; i < b->nsteps; i++) {
+            unsigned op = b->step[i].op == NC_BAR_OP_EXCHANGE ? NC_BSTEP_SEND | NC_BSTEP_RECV :
+                          b->step[i].op == NC_BAR_OP_SEND ? NC_BSTEP_SEND :
+                          b->step[i].op == NC_BAR_OP_RECV ? NC_BSTEP_RECV : 0;
+            if (!op || !MEMBER_OK(b->step[i].peer))
+                return 0;
+            w[1 + n++] = NC_BSTEP(op, NC_BSTEP_PE, b->step[i].peer.port, b->step[i].peer.node);
+        }
+    } else if (b->algo == NC_BARRIER_GB) {
+        /* gather from every child, up to the parent; down from the parent,
+         * to every child */
+        if (b->nchildren > NC_BARRIER_MAX_CHILDREN || (b->has_parent && !MEMBER_OK(b->parent)))
+            return 0;
+        for (unsigned i = 0; i < b->nchildren; i++) {
+            if (!MEMBER_OK(b->child[i]))
+                return 0;
+            w[1 + n++] = NC_BSTEP(NC_BSTEP_RECV, NC_BSTEP_GATHER, b->child[i].port, b->child[i].node);
+        }
+        if (b->has_parent) {
+            w[1 + n++] = NC_BSTEP(NC_BSTEP_SEND, NC_BSTEP_GATHER, b->parent.port, b->parent.node);
+            w[1 + n++] = NC_BSTEP(NC_BSTEP_RECV, NC_BSTEP_BCAST, b->parent.port, b->parent.node);
+        }
+        for (unsigned i = 0; i < b->nchildren; i++)
+            w[1 + n++] = NC_BSTEP(NC_BSTEP_SEND, NC_BSTEP_BCAST, b->child[i].port, b->child[i].node);
+    } else {
+        return 0;
+    }
+#undef MEMBER_OK
+    w[0] = NC_BAR_MAGIC << 16 | n;
+    return 1 + n;
+}
+
+int nc_barrier_start(nc_port *p, const nc_barrier *b, void *ctx)
+{
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_BARRIER }, list[1 + NC_BAR_MAX_STEPS];
+    unsigned words;
+    int rc;
+
+    if (!p || !b)
+        return NC_EINVAL;
+    if (p->bar_busy)
+        return NC_EBUSY;
+    if (!(words = encode(p, b, list)))
+        return NC_EINVAL;
+    if (!p->bar_buf) {
+        /* one buffer per port, registered once: the NIC fetches the list
+         * from it by DMA */
+        uint8_t *buf = nc_alloc(p, sizeof list);
+
+        if (!buf)
+            return NC_ENOMEM;
+        if ((rc = nc_register(p, buf, sizeof list)) != NC_OK)
+            return rc;
+        bus_of(buf, sizeof list, &p->bar_bus);
+        p->bar_buf = buf;
+    }
+    if (words == p->bar_last_words && !memcmp(list, p->bar_last, 4 * words)) {
+        w[3] = 0;       /* the NIC still holds this list: no DMA */
+    } else {
+        for (unsigned i = 0; i < words; i++)
+            put_be32(p->bar_buf + 4 * i, list[i]);
+        memcpy(p->bar_last, list, 4 * words);
+        p->bar_last_words = words;
+        w[3] = 4 * words;
+    }
+    w[1] = (uint32_t)(p->bar_bus >> 32);
+    w[2] = (uint32_t)p->bar_bus;
+    w[4] = 0;
+    p->bar_ctx = ctx;
+    if ((rc = command(p, w)) != NC_OK)
+        return rc;
+    p->bar_busy = true;
+    return NC_OK;
+}
+
+int nc_barrier_wait(nc_port *p, const nc_barrier *b)
+{
+    nc_event ev;
+    int rc = nc_barrier_start(p, b, NULL);
+
+    if (rc != NC_OK)
+        return rc;
+    /* poll (a barrier is short); other events wait in the stash */
+    for (;;) {
+        if (!poll_ring(p, &ev))
+            continue;
+        if (ev.type == NC_EVENT_BARRIER)
+            return ev.status;
+        if (p->stash_n < EV_SLOTS) {
+            p->stash[(p->stash_head + p->stash_n) % EV_SLOTS] = ev;
+            p->stash_n++;
+        }
+    }
+}
+
+unsigned nc_barrier_counter(const nc_port *p, enum nc_barrier_counter which)
+{
+    static const uint32_t off[] = { NC_ABI_PORT_BAR_UNEXP, NC_ABI_PORT_BAR_RESENT,
+                                    NC_ABI_PORT_BAR_REJECTS };
+
+    if (!p || (unsigned)which >= 3)
+        return 0;
+    return p->be->read32(p->be, p->pbase + off[which]);
 }

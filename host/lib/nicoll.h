@@ -137,5 +137,12 @@ int nc_barrier_start(nc_port *p, const nc_barrier *b, void *ctx);
 /* Start and wait for the completion; other events that arrive meanwhile
  * stay queued for nc_poll / nc_wait. */
 int nc_barrier_wait(nc_port *p, const nc_barrier *b);
+/* The NIC's barrier counters of this port since it was opened (tests and
+ * docs/barrier.md): messages that came before their step (kept in the
+ * unexpected record), messages sent again after a reject, held messages
+ * rejected when the port opened. One PIO read. */
+enum nc_barrier_counter { NC_BARRIER_UNEXPECTED = 0, NC_BARRIER_RESENT = 1,
+                          NC_BARRIER_REJECTED = 2 };
+unsigned nc_barrier_counter(const nc_port *p, enum nc_barrier_counter which);
 
 #endif

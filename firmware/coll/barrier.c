@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The NIC-based barrier: pairwise exchange (PE) and gather-broadcast (GB),
+ * seed 002 sections 3-5, docs/barrier.md.
+ *
+ * The host computes its member's part with ref/tree and hands the NIC a
+ * list of steps (nc_abi.h: send to, receive from, or both, a (node, port)
+ * with a phase) in a barrier buffer; NC_CMD_BARRIER makes the NIC DMA it in
+ * (or reuse the port's previous list: no DMA for repeated barriers). From
+ * then on the NIC runs the steps alone and posts one NC_EV_BARRIER event.
+ * The barrier's state lives in struct bar, one per port (the paper's send
+ * token with a pointer from the port: here the port index is the pointer).
+ *
+ * Barrier packets are zero-length packets in the connection's sequence
+ * (tx.c), so they are retransmitted like data and keep their order with
+ * ordinary messages (section 3.3). One packet is one token (section 5.2's
+ * "one token for every destination"), freed by its ACK.
+ *
+ * A barrier message that finds its port's barrier waiting for exactly that
+ * peer advances it at once. Any other goes into the port's unexpected
+ * record (ref/proto nc_barrec, unchanged), which a later step tests and
+ * clears. The endpoint rules (section 3.2): a message for a closed port is
+ * recorded as held, with its identity (the sender's open generation and
+ * barrier serial, which nc_barrec's bits cannot hold); when the port opens,
+ * each held one is REJECTed with that identity (a sequenced packet, so it
+ * reaches the sender before anything the new process sends); the sender
+ * sends it again only if the same endpoint (generation) is still in the
+ * same barrier (serial) and had sent that step. The SPIN model
+ * spec/promela/barrier_unexpected.pml shows why the identity is needed.
+ */
+#include "mcp.h"
+#include "nc_barrec.h"
+
+struct bstep { uint16_t node; uint8_t port, op; };  /* op: NC_BAR_OP_* bits | phase << 4 */
+
+enum { B_IDLE, B_LOADING, B_RUN };
+
+struct bar {
+    uint8_t state;
+    uint8_t sent;           /* the send part of step cur went */
+    uint16_t cur, nsteps;
+    uint16_t pad;
+    uint32_t gen;           /* the port's generation at start */
+    uint32_t serial;        /* barriers started on this port */
+    uint32_t cookie;
+    uint32_t loaded_gen;    /* step[] holds a list loaded in this generation */
+    struct bstep step[NC_BAR_MAX_STEPS];
+};
+
+static struct bar bars[NC_FW_PORTS];
+static nc_barrec_t rec[NC_FW_PORTS];
+/* identity of the held message from (node, port) to each local port */
+static uint32_t held_id[NC_FW_PORTS][NC_FW_MAX_NODES][NC_FW_PORTS][2];
+/* the barrier buffers' DMA target: its own page (the DMA writes it) */
+static uint32_t desc[NC_FW_PORTS][1 + NC_BAR_MAX_STEPS] __attribute__((aligned(4096)));
+
+static uint16_t tok_free[NC_FW_BAR_TOKENS];
+static uint32_t tok_nfree;
+
+void bar_init(void)
+{
+    for (uint32_t i = 0; i < NC_FW_BAR_TOKENS; i++)
+        tok_free[i] = (uint16_t)(NC_BAR_TOK0 + i);
+    tok_nfree = NC_FW_BAR_TOKENS;
+    /* rec[] is not nc_bar_init'ed: the loader zeroes SRAM, and all zero is
+     * what nc_bar_init makes (closed, nothing recorded); clearing the
+     * eight 2 KB records here would overrun the loader's 500 us handshake */
+}
+
+void bar_token_free(uint16_t k)
+{
+    stok[k].used = 0;
+    tok_free[tok_nfree++] = k;
+}
+
+static const uint8_t ph_kind[3] = {
+    NC_PT_BAR_PE & 0xFF, NC_PT_BAR_GATHER & 0xFF, NC_PT_BAR_BCAST & 0xFF
+};
+
+/* One barrier packet from local port pi to (node, port): queued on the
+ * connection and, if the wire is free, on it now. */
+static void send_pkt(uint32_t pi, uint32_t node, uint32_t port, uint8_t kind, uint32_t id0,
+                     uint32_t id1)
+{
+    uint16_t k;
+    struct stoken *t;
+
+    if (!tok_nfree)
+        return;     /* cannot happen by sizing (nc_fw_config.h) */
+    k = tok_free[--tok_nfree];
+    t = &stok[k];
+    t->used = 1;
+    t->port = (uint8_t)pi;
+    t->dst_port = (uint8_t)port;
+    t->fence = 0;
+    t->started = 0;
+    t->kind = kind;
+    t->dst = (uint16_t)node;
+    t->gen = id0;
+    t->cookie = id1;
+    t->hi = t->lo = t->len = t->built = t->acked = 0;
+    tx_message(k);
+    tx_kick(node);
+}
+
+/* Has the message from (node, port) come? Test and clear its record bit. */
+static bool take(uint32_t pi, uint32_t node, uint32_t port)
+{
+    bool got = nc_bar_test_and_clear(&rec[pi], node, port);
+
+#ifdef NC_BROKEN_BARREC_NOT_CLEARED
+    if (got)
+        (void)nc_bar_receive(&rec[pi], node, port);     /* used, but left set */
+#endif
+    return got;
+}
+
+/* Run the steps as far as the record allows; complete at the end. */
+static void advance(uint32_t pi)
+{
+    struct bar *b = &bars[pi];
+
+    while (b->cur < b->nsteps) {
+        const struct bstep *s = &b->step[b->cur];
+
+        if ((s->op & NC_BSTEP_SEND) && !b->sent) {
+            send_pkt(pi, s->node, s->port, ph_kind[s->op >> 4], b->gen, b->serial);
+            b->sent = 1;
+        }
+        if ((s->op & NC_BSTEP_RECV) && !take(pi, s->node, s->port))
+            return;     /* wait: bar_packet continues */
+        b->cur++;
+        b->sent = 0;
+    }
+    b->state = B_IDLE;
+    port_event(pi, b->gen, NC_EV_BARRIER, NC_ST_OK, b->cookie, 0, 0, 0);
+}
+
+static void start(uint32_t pi)
+{
+    struct bar *b = &bars[pi];
+
+    b->state = B_RUN;
+    b->serial++;
+    b->cur = 0;
+    b->sent = 0;
+    advance(pi);
+}
+
+static void refuse(uint32_t pi, uint32_t status, uint32_t cookie)
+{
+    port_event(pi, ports[pi].gen, NC_EV_BARRIER, status, cookie, 0, 0, 0);
+}
+
+void bar_cmd(uint32_t pi, const uint32_t *a)
+{
+    struct bar *b = &bars[pi];
+    uint32_t hi = a[1], lo = a[2], len = a[3], cookie = a[4];
+    struct dma_req r;
+
+    if (b->state != B_IDLE)
+        return refuse(pi, NC_ST_EBUSY, cookie);
+    b->gen = ports[pi].gen;
+    b->cookie = cookie;
+    if (len == 0) {
+        /* the previous list again: nothing to fetch */
+        if (b->loaded_gen != b->gen)
+            return refuse(pi, NC_ST_EINVAL, cookie);
+        return start(pi);
+    }
+    if (len < 4 || len > sizeof desc[0] || (len & 3))
+        return refuse(pi, NC_ST_EINVAL, cookie);
+    if (!port_check(&ports[pi], hi, lo, len))
+        return refuse(pi, NC_ST_EFAULT, cookie);
+    b->state = B_LOADING;
+    b->loaded_gen = 0;
+    r.kind = DMA_BARRIER;
+    r.port = (uint8_t)pi;
+    r.arg = (uint16_t)len;
+    r.gen = b->gen;
+    r.lar = (uint32_t)(uintptr_t)desc[pi];
+    r.eah = hi;
+    r.eal = lo;
+    r.len = len;
+    r.last = 1;
+    if (!dma_queue(true, &r)) {
+        b->state = B_IDLE;
+        refuse(pi, NC_ST_ENORES, cookie);
+    }
+}
+
+/* Check the list in desc[pi] (len bytes) and copy it into the steps. */
+static bool parse(uint32_t pi, uint32_t len)
+{
+    struct bar *b = &bars[pi];
+    const uint32_t *w = desc[pi];
+    uint32_t n = w[0] & 0xFFFF;
+    uint8_t rt[8];
+
+    if (w[0] >> 16 != NC_BAR_MAGIC || n > NC_BAR_MAX_STEPS || len != 4 * (1 + n))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t op = w[1 + i] >> 28, ph = (w[1 + i] >> 24) & 15;
+        uint32_t port = (w[1 + i] >> 16) & 255, node = w[1 + i] & 0xFFFF;
+
+        if (!op || op > 3 || ph > NC_BSTEP_BCAST || port >= NC_FW_PORTS || node >= n_nodes ||
+            node >= NC_FW_MAX_NODES || (node == my_node && port == pi) || !route_to(node, rt + 8))
+            return false;
+        b->step[i] = (struct bstep){ (uint16_t)node, (uint8_t)port, (uint8_t)(op | ph << 4) };
+    }
+    b->nsteps = (uint16_t)n;
+    return true;
+}
+
+void bar_desc_done(uint32_t pi, uint32_t gen, uint32_t len, bool ok)
+{
+    struct bar *b = &bars[pi];
+
+    if (b->state != B_LOADING || b->gen != gen || ports[pi].gen != gen)
+        return;     /* the port closed meanwhile */
+    if (!ok || !parse(pi, len)) {
+        b->state = B_IDLE;
+        return refuse(pi, ok ? NC_ST_EINVAL : NC_ST_EFAULT, b->cookie);
+    }
+    b->loaded_gen = b->gen;
+    start(pi);
+}
+
+void bar_port_open(uint32_t pi)
+{
+    volatile struct nc_abi_port *ap = &nc_abi_block.port[pi];
+    uint32_t node, port;
+
+    bars[pi].state = B_IDLE;
+    bars[pi].loaded_gen = 0;
+    ap->bar_unexp = ap->bar_resent = ap->bar_rejects = 0;
+    if (!nc_bar_open(&rec[pi]))
+        return;
+    while (nc_bar_next_reject(&rec[pi], &node, &port)) {
+#ifdef NC_BROKEN_NO_REJECT_ON_OPEN
+        /* wrong on purpose: the held message counts as if it had come for
+         * the new process */
+        (void)nc_bar_receive(&rec[pi], node, port);
+#else
+        send_pkt(pi, node, port, NC_PT_BAR_REJECT & 0xFF, held_id[pi][node][port][0],
+                 held_id[pi][node][port][1]);
+        ap->bar_rejects++;
+#endif
+    }
+}
+
+void bar_port_closed(uint32_t pi)
+{
+    bars[pi].state = B_IDLE;    /* aborted: no event (the process is gone) */
+    bars[pi].loaded_gen = 0;
+#ifdef NC_BROKEN_BARREC_NOT_CLEARED
+    rec[pi].open = false;       /* wrong on purpose: the record survives */
+#else
+    nc_bar_close(&rec[pi]);
+#endif
+}
+
+/* A REJECT of a message port pi sent: send it again if the same endpoint
+ * is still in the same barrier and had sent that step. */
+static void rejected(uint32_t pi, uint32_t node, uint32_t port, uint32_t gen, uint32_t serial)
+{
+    struct bar *b = &bars[pi];
+
+    if (!ports[pi].open || ports[pi].gen != gen || b->state != B_RUN || b->gen != gen ||
+        b->serial != serial)
+        return;     /* a stale reject: the message's barrier is gone */
+    for (uint32_t i = 0; i <= b->cur && i < b->nsteps; i++) {
+        const struct bstep *s = &b->step[i];
+
+        if (!(s->op & NC_BSTEP_SEND) || s->node != node || s->port != port ||
+            (i == b->cur && !b->sent))
+            continue;
+        send_pkt(pi, node, port, ph_kind[s->op >> 4], b->gen, b->serial);
+        nc_abi_block.port[pi].bar_resent++;
+        return;
+    }
+}
+
+void bar_packet(uint32_t src, const struct nc_pkt *h)
+{
+    uint32_t pi = h->dst_port, sp = h->src_port;
+    struct bar *b = &bars[pi];
+
+    if (pi >= NC_FW_PORTS || sp >= NC_FW_PORTS)
+        return;
+    if (h->type == NC_PT_BAR_REJECT)
+        return rejected(pi, src, sp, h->pad2[0], h->pad2[1]);
+    if (!ports[pi].open) {
+        (void)nc_bar_receive(&rec[pi], src, sp);    /* NC_BAR_HELD */
+        held_id[pi][src][sp][0] = h->pad2[0];
+        held_id[pi][src][sp][1] = h->pad2[1];
+        return;
+    }
+    if (b->state == B_RUN) {
+        const struct bstep *s = &b->step[b->cur];
+
+        /* the fast path: the step waits for exactly this peer */
+        if (s->node == src && s->port == sp && (s->op & NC_BSTEP_RECV) &&
+            (b->sent || !(s->op & NC_BSTEP_SEND))) {
+#ifdef NC_BROKEN_BARREC_NOT_CLEARED
+            (void)nc_bar_receive(&rec[pi], src, sp);    /* used, but left set */
+#endif
+            b->cur++;
+            b->sent = 0;
+            return advance(pi);
+        }
+    }
+    if (nc_bar_receive(&rec[pi], src, sp) == NC_BAR_RECORDED)
+        nc_abi_block.port[pi].bar_unexp++;
+}

@@ -1,0 +1,15 @@
+# Issue 8: the NIC-based barrier (firmware/coll, libnicoll's nc_barrier_start)
+# end to end: tests/barrier/suite. docs/barrier.md. The firmware sources and
+# its broken variants (barrec_not_cleared, no_reject_on_open) are in
+# mk/nicoll.mk's FW_SRCS and FW_BROKEN.
+BAR_T := $(BUILD)/tests/barrier
+
+ALL_TARGETS += $(BAR_T)/host_barrier.so
+CHECK_SUITES += tests/barrier/suite
+
+# (mk/nicoll.mk is read after this file: its variables are not set yet
+# where prerequisites are expanded, so the library sources are named here)
+$(BAR_T)/%.so: tests/barrier/%.c host/lib/nicoll.c host/lib/nicoll.h host/lib/nc_barrier_spec.c \
+               firmware/mcp/nc_abi.h lanai-emu/host/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
