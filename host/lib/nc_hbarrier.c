@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Host-based PE and GB barriers over ordinary libnicoll messages: the
+ * baseline the NIC-based barrier is measured against (seed 002 section 6).
+ * nc_hbarrier.h says what it does and what it needs from the port.
+ *
+ * Test-only broken variants (tests/hbarrier/suite shows the checks catch
+ * them; never for real use):
+ *   NC_HB_BROKEN_NO_RECORD  an arrival from a peer the host is not waiting
+ *                           for is dropped instead of counted
+ *   NC_HB_BROKEN_SKIP_LAST  the last wait of a barrier is skipped (PE: the
+ *                           last step's receive; GB: the broadcast)
+ */
+#include "nc_hbarrier.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Busy polls before an idle barrier falls back to nc_wait (which can time
+ * out): ~10 ms of 100-ns polls, far beyond any barrier step, so measured
+ * barriers only ever busy-poll. */
+#define SPIN_POLLS 100000u
+
+/* ctx values that mark our own sends and receive buffers */
+static char send_mark, recv_mark;
+
+int nc_hbar_init(nc_hbar *h, nc_port *p)
+{
+    if (!h || !p)
+        return NC_EINVAL;
+    memset(h, 0, sizeof *h);
+    h->p = p;
+    h->nodes = nc_node_count(p);
+    h->count = calloc((size_t)h->nodes * NC_PORTS, 1);
+    if (!h->count)
+        return NC_ENOMEM;
+    for (unsigned i = 0; i < NC_HB_RECV_BUFS; i++) {
+        int rc = nc_provide_recv(p, NULL, 0, &recv_mark);
+        if (rc)
+            return rc;
+    }
+    return NC_OK;
+}
+
+void nc_hbar_fini(nc_hbar *h)
+{
+    if (!h)
+        return;
+    free(h->count);
+    h->count = NULL;
+}
+
+/* Account for one event of the port: our send done, or a barrier message
+ * (counted for its sender; its buffer given back at once). */
+static int consume(nc_hbar *h, const nc_event *ev)
+{
+    if (ev->type == NC_EVENT_SENT && ev->ctx == &send_mark) {
+        h->sends--;
+        return ev->status;
+    }
+    if (ev->type != NC_EVENT_RECV || ev->ctx != &recv_mark)
+        return ev->status ? ev->status : NC_EINVAL;
+    if (ev->status)
+        return ev->status;
+    if (ev->len != 0 || ev->node >= h->nodes || ev->port >= NC_PORTS)
+        return NC_EINVAL;
+    int rc = nc_provide_recv(h->p, NULL, 0, &recv_mark);
+    if (rc)
+        return rc;
+#ifndef NC_HB_BROKEN_NO_RECORD
+    uint8_t *c = &h->count[ev->node * NC_PORTS + ev->port];
+    if (*c == UINT8_MAX)
+        return NC_EINVAL;   /* impossible if every member runs the same barriers */
+    (*c)++;
+#endif
+    return NC_OK;
+}
+
+/* Take the next event: busy polling first, then a bounded wait. */
+static int next(nc_hbar *h)
+{
+    nc_event ev;
+
+    for (unsigned i = 0; i < SPIN_POLLS; i++)
+        if (nc_poll(h->p, &ev))
+            return consume(h, &ev);
+    int rc = nc_wait(h->p, &ev, h->timeout_ns);
+    return rc ? rc : consume(h, &ev);
+}
+
+static int send_to(nc_hbar *h, nc_member m)
+{
+    for (;;) {
+        int rc = nc_send(h->p, m.node, m.port, NULL, 0, &send_mark);
+        if (rc == NC_OK) {
+            h->sends++;
+            return NC_OK;
+        }
+        if (rc != NC_EAGAIN)
+            return rc;
+        if ((rc = next(h)))     /* no send token: reap a completion */
+            return rc;
+    }
+}
+
+/* Wait until peer m's message is there and consume it. */
+static int recv_from(nc_hbar *h, nc_member m)
+{
+    uint8_t *c;
+
+    if (m.node >= h->nodes || m.port >= NC_PORTS)
+        return NC_EINVAL;
+    c = &h->count[m.node * NC_PORTS + m.port];
+#ifdef NC_HB_BROKEN_NO_RECORD
+    *c = 0;   /* whatever came before we waited is forgotten */
+#endif
+    while (*c == 0) {
+        int rc = next(h);
+        if (rc)
+            return rc;
+    }
+    (*c)--;
+    return NC_OK;
+}
+
+static int run_pe(nc_hbar *h, const nc_barrier *b)
+{
+    for (unsigned i = 0; i < b->nsteps; i++) {
+        int rc = NC_OK;
+        uint8_t op = b->step[i].op;
+
+        if (op == NC_BAR_OP_EXCHANGE || op == NC_BAR_OP_SEND)
+            rc = send_to(h, b->step[i].peer);
+#ifdef NC_HB_BROKEN_SKIP_LAST
+        if (i + 1 == b->nsteps)
+            break;
+#endif
+        if (!rc && (op == NC_BAR_OP_EXCHANGE || op == NC_BAR_OP_RECV))
+            rc = recv_from(h, b->step[i].peer);
+        if (rc)
+            return rc;
+    }
+    return NC_OK;
+}
+
+static int run_gb(nc_hbar *h, const nc_barrier *b)
+{
+    int rc;
+
+    for (unsigned i = 0; i < b->nchildren; i++)         /* gather */
+        if ((rc = recv_from(h, b->child[i])))
+            return rc;
+    if (b->has_parent) {
+        if ((rc = send_to(h, b->parent)))
+            return rc;
+#ifndef NC_HB_BROKEN_SKIP_LAST
+        if ((rc = recv_from(h, b->parent)))             /* broadcast */
+            return rc;
+#endif
+    }
+    for (unsigned i = 0; i < b->nchildren; i++)
+        if ((rc = send_to(h, b->child[i])))
+            return rc;
+    return NC_OK;
+}
+
+int nc_hbar_run(nc_hbar *h, const nc_barrier *b)
+{
+    if (!h || !h->count || !b)
+        return NC_EINVAL;
+    if (b->algo == NC_BARRIER_PE && b->nsteps <= NC_BARRIER_MAX_STEPS)
+        return run_pe(h, b);
+    if (b->algo == NC_BARRIER_GB && b->nchildren <= NC_BARRIER_MAX_CHILDREN)
+        return run_gb(h, b);
+    return NC_EINVAL;
+}
+
+int nc_hbarrier(nc_port *p, const nc_barrier *b)
+{
+    /* one context per open port of this process (a process has at most
+     * NC_PORTS ports open); a slot is taken for good */
+    static struct { nc_port *p; nc_hbar h; } ctx[NC_PORTS];
+
+    if (!p)
+        return NC_EINVAL;
+    for (unsigned i = 0; i < NC_PORTS; i++) {
+        if (ctx[i].p == p)
+            return nc_hbar_run(&ctx[i].h, b);
+        if (!ctx[i].p) {
+            int rc = nc_hbar_init(&ctx[i].h, p);
+            if (rc) {
+                nc_hbar_fini(&ctx[i].h);
+                return rc;
+            }
+            ctx[i].p = p;
+            return nc_hbar_run(&ctx[i].h, b);
+        }
+    }
+    return NC_EINVAL;
+}
