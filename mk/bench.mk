@@ -4,6 +4,7 @@
 
 bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nicoll/host_nicoll.so $(BIN)/lanai-run
 	@bash host/bench/run
+	@bash host/bench/r7 $(BUILD)/bench
 
 $(BUILD)/bench/r5_kbinomial: host/bench/r5_kbinomial.c ref/tree/nc_kbin.c ref/tree/nc_kbin.h
 	@mkdir -p $(@D)
