@@ -44,6 +44,7 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
     uint32_t *e, slot;
     uint64_t bus;
 
+    PROF(4);
     if (!p->open || p->gen != gen || !ev_nfree)
         return;     /* the process is gone; ev_nfree > 0 by sizing */
     slot = ev_free[--ev_nfree];
@@ -68,8 +69,10 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
     r.eal = (uint32_t)bus;
     r.len = NC_EV_WORDS * 4;
     r.last = 1;
+    PROF(5);
     if (!dma_queue(false, &r))
         ev_free[ev_nfree++] = (uint16_t)slot;
+    PROF(6);
 }
 
 void port_event_dma_done(uint16_t slot)
@@ -205,9 +208,12 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         p->ev_lo = a[2];
         p->ev_slots = a[3];
         p->ev_next = 0;
-        bar_port_open(pi);
         ap->gen = p->gen;
         ap->state = 1;
+        /* after the host sees the port open: rejecting held barrier
+         * messages may take a while (firmware/coll) and commands wait
+         * for it anyway */
+        bar_port_open(pi);
         return;
     case NC_CMD_CLOSE:
         if (!p->open)
@@ -217,9 +223,9 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         port_reset(p);
         tx_port_closed(pi);
         rx_port_closed(pi);
-        bar_port_closed(pi);
         ap->gen = p->gen;
         ap->state = 0;
+        bar_port_closed(pi);
         return;
     }
     if (!p->open)

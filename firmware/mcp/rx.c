@@ -127,12 +127,15 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
     if (h->type != NC_PT_DATA) {
         /* a barrier packet (firmware/coll): consumed here, whatever the
          * port's state; its next packet first, then the ACK */
+        PROF(1);
         nc_rx_receive(&c->w, h->seq, &reply);
         c->nack_sent = 0;
         bar_packet(src, h);
+        PROF(2);
         ctrl_queue(src, NC_PT_ACK, reply);
         if (hal_isr() & L9_ISR_SEND)
             ctrl_send_one();
+        PROF(3);
         return false;
     }
     if (h->flags & NC_DF_FENCE) {
@@ -185,6 +188,7 @@ void rx_packet(uint32_t isr)
     uint32_t n;
     bool held = false;
 
+    PROF0();
     if (b == NONE16) {
         hal_rx_done();
         return;
