@@ -523,20 +523,32 @@ static uint8_t crc8_byte(uint8_t crc)
     return crc;
 }
 
-/* Table-driven: the fabric checks every byte of every packet at every hop,
- * and the emulator spent a fifth of its time here bit by bit. */
+/* Table-driven, eight bytes at a time: the fabric sums every byte of every
+ * packet it forwards, and bit by bit this was a fifth of the emulator's
+ * time. The CRC is linear, so eight bytes fold into one lookup each:
+ * t[k][x] is the CRC register after byte x followed by k zero bytes. */
 uint8_t crc8(uint8_t crc, const void *data, size_t len)
 {
-    static uint8_t table[256];
+    static uint8_t t[8][256];
     static int ready;
     const uint8_t *p = data;
 
     if (!ready) {
-        for (int i = 0; i < 256; i++)
-            table[i] = crc8_byte((uint8_t)i);
+        for (int i = 0; i < 256; i++) {
+            t[0][i] = crc8_byte((uint8_t)i);
+        }
+        for (int k = 1; k < 8; k++) {
+            for (int i = 0; i < 256; i++) {
+                t[k][i] = t[0][t[k - 1][i]];
+            }
+        }
         ready = 1;
     }
+    for (; len >= 8; len -= 8, p += 8) {
+        crc = t[7][crc ^ p[0]] ^ t[6][p[1]] ^ t[5][p[2]] ^ t[4][p[3]] ^
+              t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
+    }
     while (len--)
-        crc = table[crc ^ *p++];
+        crc = t[0][crc ^ *p++];
     return crc;
 }

@@ -449,6 +449,25 @@ static void test_crc8(void **st)
         pkt[2] ^= 0x10;
         assert_int_not_equal(crc8(0, pkt, 5), 0);
     }
+    /* eight bytes at a time gives what one byte at a time gives, at every
+     * length and alignment (seeded bytes) */
+    {
+        uint8_t buf[300];
+        uint32_t x = 12345;
+        for (unsigned i = 0; i < sizeof buf; i++) {
+            x = x * 1103515245u + 12345u;
+            buf[i] = (uint8_t)(x >> 16);
+        }
+        for (unsigned off = 0; off < 9; off++) {
+            for (unsigned len = 0; len + off <= sizeof buf; len += 7) {
+                uint8_t one = 0x5A;
+                for (unsigned i = 0; i < len; i++) {
+                    one = crc8(one, buf + off + i, 1);
+                }
+                assert_int_equal(crc8(0x5A, buf + off, len), one);
+            }
+        }
+    }
 }
 
 int main(void)

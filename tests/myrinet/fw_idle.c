@@ -26,6 +26,8 @@
  *              registers and flags repeat, memory does not)    changes)
  *   8 link     poll ISR until LINK_DOWN, then until it clears  (skippable)
  *              (result: RTC when it went down)
+ *   9 trap     wait ARG IT0 ticks, then load from an unmapped address: the
+ *              machine stops this CPU only (never DONE)
  */
 #include <stdint.h>
 
@@ -110,6 +112,11 @@ static uint32_t wait_loop(uint32_t mode, uint32_t arg)
             ;
         return down;
     }
+    case 9:
+        REG(L9_IT0) = arg;
+        while (!(REG(L9_ISR) & L9_ISR_TIME0))
+            ;
+        return *(volatile uint32_t *)0x40000000u;   /* nothing there */
     }
     return 0xBAD;
 }

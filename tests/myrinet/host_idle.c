@@ -23,6 +23,10 @@ int main(int argc, char **argv)
     unsigned tries;
 
     sb = NC_SB_ADDR(nc_host_pio_read32(L9_BAR_EEPROM + L9_EE_SRAM_SIZE));
+    if (mode == 9 && nc_host_node() != 1) {
+        mode = 1;       /* only node 1 traps; the others wait 2 x ARG ticks */
+        arg *= 2;
+    }
     nc_host_pio_write32(sb + 0x104, mode);
     nc_host_pio_write32(sb + 0x108, arg);
     nc_host_pio_write32(sb + 0x100, 1);
@@ -35,7 +39,7 @@ int main(int argc, char **argv)
         nc_host_compute_ns(100000);
     if (tries == 1000) {
         nc_host_printf("timeout: firmware not done\n");
-        return 1;
+        return mode == 9 ? 0 : 1;   /* a trapped NIC is expected to be silent */
     }
     nc_host_printf("mode %u done rtc=%u result=%u\n", mode,
                    nc_host_pio_read32(sb + 0x144), nc_host_pio_read32(sb + 0x148));

@@ -724,6 +724,37 @@ static void idle_wake(MrNode *n, uint64_t t)
     n->disturb_win = n->disturb;
 }
 
+/* ---- traps ------------------------------------------------------------------ */
+
+/*
+ * The node's LANai trapped (target/lanai printed the instruction and the
+ * reason). Only that node stops: its CPU is treated as held in reset from
+ * the trap's time on, so its NIC hardware goes on (packets are received
+ * while RECV is armed, DMA chains finish), the other nodes and every host
+ * run on, and the host can restart it through the board window
+ * (RESET_ON, RESET_OFF) as after any reset. The run ends with status 125
+ * (lanai-iss's trap status) unless something worse happened.
+ */
+static void mr_trap_hook(CPUState *cs)
+{
+    MrNode *n = &M->node[cs->cpu_index];
+    uint64_t t = cpu_time(n);
+
+    if (n->probe && n->probe->on) {
+        probe_stop(n, false);
+    }
+    n->in_mmio = false;
+    n->now_ps = t;
+    n->traps++;
+    M->traps++;
+    fprintf(stderr, "myrinet: node %u: LANai trap at %" PRIu64 ".%06" PRIu64
+            " us: CPU stopped until reset through the board window\n",
+            n->id, t / 1000000, t % 1000000);
+    mr_trace(n, t, "cpu trap: stopped");
+    n->disturb++;
+    set_state(n, MR_HELD);
+}
+
 /* ---- the end --------------------------------------------------------------- */
 
 static G_NORETURN void finish(int status, const char *why)
@@ -741,6 +772,11 @@ static G_NORETURN void finish(int status, const char *why)
     if (why) {
         fprintf(stderr, "myrinet: %s at %" PRIu64 ".%06" PRIu64 " us\n", why,
                 M->win_start / 1000000, M->win_start % 1000000);
+    }
+    if (M->traps && !status) {
+        status = 125;
+        fprintf(stderr, "myrinet: %u LANai trap(s) stopped NIC CPUs during the run\n",
+                M->traps);
     }
     for (i = 0; i < M->nodes; i++) {
         struct hostrt *h = &M->node[i].host;
@@ -990,6 +1026,7 @@ void mr_sync_install_hooks(CPUState *cs)
     n->memo_t[0] = n->memo_t[1] = UINT64_MAX;
     LANAI_CPU(cs)->board_exec_hook = mr_cpu_exec_interrupt;
     LANAI_CPU(cs)->board_store_hook = mr_store_hook;
+    LANAI_CPU(cs)->board_trap_hook = mr_trap_hook;
     cs->interrupt_request |= MR_HOOK_IRQ;
 }
 

@@ -38,34 +38,52 @@
 
 /* ---- the special registers, as the LANai sees them ------------------------ */
 
-static uint64_t specials_read(void *opaque, hwaddr addr, unsigned size)
+/*
+ * The region covers the whole last 4 KB page, of which only the top 0x200
+ * bytes are registers: a region smaller than a page would make QEMU
+ * dispatch every access twice (through a subpage), and register accesses
+ * are the machine's hottest path. The rest of the page answers with a
+ * decode error, so the CPU traps there as at any unmapped address.
+ */
+#define MR_SPECIAL_PAGE  0xFFFFF000u
+#define MR_SPECIAL_SKIP  (MR_SPECIAL_BASE - MR_SPECIAL_PAGE)
+
+static MemTxResult specials_read(void *opaque, hwaddr addr, uint64_t *data,
+                                 unsigned size, MemTxAttrs attrs)
 {
     MrNode *n = opaque;
-    uint32_t v;
 
+    if (addr < MR_SPECIAL_SKIP) {
+        return MEMTX_DECODE_ERROR;
+    }
+    addr -= MR_SPECIAL_SKIP;
     if (nic_reg_varies_with_time(addr)) {
         n->disturb++;           /* the CPU saw time pass: not idle */
     }
     n->in_mmio = true;
-    v = nic_reg_read(&n->nic, addr, false);
+    *data = nic_reg_read(&n->nic, addr, false);
     n->in_mmio = false;
-    return v;
+    return MEMTX_OK;
 }
 
-static void specials_write(void *opaque, hwaddr addr, uint64_t val,
-                           unsigned size)
+static MemTxResult specials_write(void *opaque, hwaddr addr, uint64_t val,
+                                  unsigned size, MemTxAttrs attrs)
 {
     MrNode *n = opaque;
 
+    if (addr < MR_SPECIAL_SKIP) {
+        return MEMTX_DECODE_ERROR;
+    }
     n->disturb++;               /* the CPU changed its NIC: not idle */
     n->in_mmio = true;
-    nic_reg_write(&n->nic, addr, val, false);
+    nic_reg_write(&n->nic, addr - MR_SPECIAL_SKIP, val, false);
     n->in_mmio = false;
+    return MEMTX_OK;
 }
 
 static const MemoryRegionOps specials_ops = {
-    .read = specials_read,
-    .write = specials_write,
+    .read_with_attrs = specials_read,
+    .write_with_attrs = specials_write,
     .endianness = DEVICE_BIG_ENDIAN,
     /* 32-bit registers: other widths fail and the CPU traps */
     .valid = { .min_access_size = 4, .max_access_size = 4 },
@@ -266,8 +284,8 @@ static void build_node(MyrinetState *m, MachineState *ms, unsigned i)
                              m->sram_off[i], n->sram_size);
     memory_region_add_subregion(&n->container, 0, &n->sram);
     memory_region_init_io(&n->specials, OBJECT(m), &specials_ops, n,
-                          "specials", MR_SPECIAL_SIZE);
-    memory_region_add_subregion(&n->container, MR_SPECIAL_BASE, &n->specials);
+                          "specials", 0x1000);
+    memory_region_add_subregion(&n->container, MR_SPECIAL_PAGE, &n->specials);
 
     /* One cluster per node: the CPUs do not share a view of memory. TCG
      * has 8 bits for the cluster; past 255 nodes ids repeat, which is

@@ -73,6 +73,7 @@ typedef struct MrNode {
     enum mr_state state;
     bool reset_pending;        /* released: reset the CPU before it runs */
     bool in_mmio;              /* inside a special-register access of this CPU */
+    unsigned traps;            /* LANai traps (each stopped the CPU until a reset) */
     bool unsync_slice;         /* MYRINET_UNSYNC: running a slice */
     uint64_t cycle_base;       /* node cycles = cycle_base + env->cycles */
     uint64_t target;           /* env->cycles where the CPU must stop next */
@@ -147,6 +148,7 @@ struct MyrinetState {
     bool global_clock;             /* MYRINET_GLOBAL_CLOCK=1: likewise */
     bool idle_skip;                /* off with MYRINET_NO_IDLE=1 (comparisons) */
     uint64_t probes, idles, skipped_cycles;
+    unsigned traps;                /* LANai traps in all nodes */
 
     FILE *trace_f;                 /* event trace (trace=FILE), or NULL */
     GArray *tx;                    /* MrTx not yet given to the fabric */

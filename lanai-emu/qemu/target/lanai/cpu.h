@@ -104,6 +104,15 @@ struct ArchCPU {
      * store's address and size in bytes (the store has not happened yet).
      */
     void (*board_store_hook)(CPUState *cs, uint32_t addr, uint32_t size);
+
+    /*
+     * Called after a trap was reported, with env.pc at the trapping
+     * instruction. Without it a trap ends the process (status 125, as
+     * lanai-iss); with it the board decides (the myrinet machine stops that
+     * NIC's CPU and the rest of the cluster runs on) and the CPU leaves its
+     * translation block without executing the instruction.
+     */
+    void (*board_trap_hook)(CPUState *cs);
 };
 
 /* Flags in the LANai3 bit layout (Z=0, N=1, V=2, C=3) for gdb and dumps. */

@@ -47,6 +47,10 @@ void lanai_cpu_trap(CPUState *cs, uintptr_t retaddr, const char *fmt, ...)
     fprintf(stderr, "lanai-qemu: trap at pc 0x%08x (insn 0x%08x: %s) after %"
             PRIu64 " instructions: %s\n", env->pc, insn,
             iss_disas(insn, env->pc, text, sizeof text), env->cycles, reason);
+    if (LANAI_CPU(cs)->board_trap_hook) {
+        LANAI_CPU(cs)->board_trap_hook(cs);
+        cpu_loop_exit(cs);
+    }
     exit(125); /* lanai-iss's trap status */
 }
 
