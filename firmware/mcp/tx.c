@@ -28,24 +28,20 @@ static uint32_t pd_nfree;
 /* packet buffers: 8 bytes for the route, the header, the payload */
 #define PKT_BUF (8u + NC_PKT_HDR + NC_FW_MTU)
 static uint8_t pkt_buf[NC_FW_PKT_BUFS][PKT_BUF] __attribute__((aligned(4096)));
-static uint32_t active[(NC_FW_MAX_NODES + 31) / 32];
-uint32_t tx_active;
-static uint32_t rr;                     /* round-robin start for the wire */
+/* The peers with work, as a list: tx_poll runs on every loop iteration
+ * while any has work, so it walks only these (walking all 64 peers cost
+ * ~1000 cycles per iteration and delayed ACKs past the timeout). */
+static uint16_t alist[NC_FW_MAX_NODES];
+static uint8_t in_list[NC_FW_MAX_NODES];
+uint32_t tx_active;                     /* entries in alist */
+static uint32_t rr;                     /* round-robin start (a list index) for the wire */
 static bool timer_on;
 
 static void set_active(uint32_t peer)
 {
-    if (!(active[peer / 32] & (1u << (peer % 32)))) {
-        active[peer / 32] |= 1u << (peer % 32);
-        tx_active++;
-    }
-}
-
-static void clear_active(uint32_t peer)
-{
-    if (active[peer / 32] & (1u << (peer % 32))) {
-        active[peer / 32] &= ~(1u << (peer % 32));
-        tx_active--;
+    if (!in_list[peer]) {
+        in_list[peer] = 1;
+        alist[tx_active++] = (uint16_t)peer;
     }
 }
 
@@ -237,23 +233,33 @@ void tx_poll(uint32_t isr)
         ctrl_send_one();
         sent = true;
     }
-    /* only the peers that exist; start after the last one that sent */
-    for (uint32_t n = 0, peer = rr; n < n_nodes && tx_active; n++, peer++) {
-        struct txconn *c;
+    /* the peers with work; start after the last one that sent */
+    uint32_t m = tx_active, i = rr < m ? rr : 0;
 
-        if (peer >= n_nodes)
-            peer = 0;
-        if (!(active[peer / 32] & (1u << (peer % 32))))
-            continue;
-        c = &txc[peer];
+    for (uint32_t j = 0; j < m; j++, i++) {
+        if (i >= m)
+            i = 0;
+        uint32_t peer = alist[i];
+
         while (build(peer))
             ;
         if (!sent && transmit(peer)) {
             sent = true;
-            rr = peer + 1;
+            rr = i + 1;
         }
-        if (c->w.count == 0 && c->cur == NONE16)
-            clear_active(peer);
+    }
+    /* then drop the ones with nothing left (not during the walk: the
+     * list would move under it) */
+    for (i = 0; i < tx_active;) {
+        uint32_t peer = alist[i];
+        struct txconn *c = &txc[peer];
+
+        if (c->w.count == 0 && c->cur == NONE16) {
+            in_list[peer] = 0;
+            alist[i] = alist[--tx_active];
+        } else {
+            i++;
+        }
     }
 }
 
