@@ -401,7 +401,7 @@ void mr_wake_at(MrNode *n, uint64_t t_ps)
 void mr_transmit(MrNode *n, uint64_t t_ps, const uint8_t *pkt, size_t len)
 {
     MrTx tx = {
-        .t_ps = t_ps, .seq = ++M->seq, .node = n->id, .len = len,
+        .at = { .t_ps = t_ps, .seq = ++M->seq, .node = n->id }, .len = len,
         .pkt = g_memdup2(pkt, len),
     };
     g_array_append_val(M->tx, tx);
@@ -410,7 +410,7 @@ void mr_transmit(MrNode *n, uint64_t t_ps, const uint8_t *pkt, size_t len)
 static void emit_line(MrNode *n, uint64_t t_ps, const char *text, size_t len)
 {
     MrLine l = {
-        .t_ps = t_ps, .seq = ++M->seq, .node = n->id,
+        .at = { .t_ps = t_ps, .seq = ++M->seq, .node = n->id },
         .text = g_strndup(text, len),
     };
     g_array_append_val(M->lines, l);
@@ -436,9 +436,10 @@ void mr_console(MrNode *n, uint64_t t_ps, const char *text, size_t len)
     }
 }
 
-static int line_cmp(gconstpointer a, gconstpointer b)
+/* For arrays of structs that start with an MrOrder (MrTx, MrLine). */
+static int order_cmp(gconstpointer a, gconstpointer b)
 {
-    const MrLine *x = a, *y = b;
+    const MrOrder *x = a, *y = b;
 
     if (x->t_ps != y->t_ps) {
         return x->t_ps < y->t_ps ? -1 : 1;
@@ -454,28 +455,15 @@ static void flush_lines(void)
     if (!M->lines->len) {
         return;
     }
-    g_array_sort(M->lines, line_cmp);
+    g_array_sort(M->lines, order_cmp);
     for (guint i = 0; i < M->lines->len; i++) {
         MrLine *l = &g_array_index(M->lines, MrLine, i);
-        printf("[node %u @ %" PRIu64 ".%06" PRIu64 " us] %s\n", l->node,
-               l->t_ps / 1000000, l->t_ps % 1000000, l->text);
+        printf("[node %u @ %" PRIu64 ".%06" PRIu64 " us] %s\n", l->at.node,
+               l->at.t_ps / 1000000, l->at.t_ps % 1000000, l->text);
         g_free(l->text);
     }
     g_array_set_size(M->lines, 0);
     fflush(stdout);
-}
-
-static int tx_cmp(gconstpointer a, gconstpointer b)
-{
-    const MrTx *x = a, *y = b;
-
-    if (x->t_ps != y->t_ps) {
-        return x->t_ps < y->t_ps ? -1 : 1;
-    }
-    if (x->node != y->node) {
-        return x->node < y->node ? -1 : 1;
-    }
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* Give the fabric every packet that left before 'upto', in (time, node)
@@ -488,20 +476,20 @@ static void flush_tx(uint64_t upto)
     if (!M->tx->len) {
         return;
     }
-    g_array_sort(M->tx, tx_cmp);
+    g_array_sort(M->tx, order_cmp);
     for (i = 0; i < M->tx->len; i++) {
         MrTx *tx = &g_array_index(M->tx, MrTx, i);
         struct fabric_delivery *d;
 
-        if (tx->t_ps >= upto && !M->unsynced) {
+        if (tx->at.t_ps >= upto && !M->unsynced) {
             break;
         }
-        if (tx->t_ps < last_t) {
-            tx->t_ps = last_t;   /* only without synchronisation */
+        if (tx->at.t_ps < last_t) {
+            tx->at.t_ps = last_t;   /* only without synchronisation */
         }
-        last_t = tx->t_ps;
+        last_t = tx->at.t_ps;
         d = g_new(struct fabric_delivery, 1);
-        if (fabric_send(M->fabric, tx->node, tx->t_ps, tx->pkt, tx->len, d)) {
+        if (fabric_send(M->fabric, tx->at.node, tx->at.t_ps, tx->pkt, tx->len, d)) {
             error_report("myrinet: fabric: %s", d->why ? d->why : "error");
             exit(1);
         }
@@ -511,7 +499,7 @@ static void flush_tx(uint64_t upto)
                 error_report("myrinet: packet %u -> %u arrives at %" PRIu64
                              " ps, inside the window it was sent in "
                              "(lookahead %" PRIu64 " ps too large)",
-                             tx->node, d->dst, d->head_ps, M->lookahead_ps);
+                             tx->at.node, d->dst, d->head_ps, M->lookahead_ps);
                 exit(1);
             }
             e->t_ps = d->head_ps;

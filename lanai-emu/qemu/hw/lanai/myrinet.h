@@ -102,16 +102,21 @@ typedef struct MrNode {
     uint64_t line_ps;
 } MrNode;
 
-typedef struct MrTx {
+/* Where a packet or console line goes in the application order:
+ * time, then node, then creation order. */
+typedef struct MrOrder {
     uint64_t t_ps, seq;
     unsigned node;
+} MrOrder;
+
+typedef struct MrTx {
+    MrOrder at;                    /* first: sorted by order_cmp */
     uint32_t len;
     uint8_t *pkt;
 } MrTx;
 
 typedef struct MrLine {
-    uint64_t t_ps, seq;
-    unsigned node;
+    MrOrder at;                    /* first: sorted by order_cmp */
     char *text;
 } MrLine;
 
