@@ -48,7 +48,7 @@ struct bar {
 };
 
 #ifdef NC_BAR_PROFILE
-volatile uint32_t bar_prof[8], bar_prof_t0;
+volatile uint32_t bar_prof[8], bar_prof_t0, bar_plog[256], bar_plog_n;
 #endif
 
 static struct bar bars[NC_FW_PORTS];
@@ -97,6 +97,7 @@ static void send_pkt(uint32_t pi, uint32_t node, uint32_t port, uint8_t kind, ui
 
     if (!tok_nfree)
         return;     /* cannot happen by sizing (nc_fw_config.h) */
+    PLOG(2);
     k = tok_free[--tok_nfree];
     t = &stok[k];
     t->used = 1;
@@ -111,6 +112,7 @@ static void send_pkt(uint32_t pi, uint32_t node, uint32_t port, uint8_t kind, ui
     t->hi = t->lo = t->len = t->built = t->acked = 0;
     tx_message(k);
     tx_kick(node);
+    PLOG(3);
 }
 
 /* Has the message from (node, port) come? Test and clear its record bit. */
@@ -170,6 +172,7 @@ void bar_cmd(uint32_t pi, const uint32_t *a)
     uint32_t hi = a[1], lo = a[2], len = a[3], cookie = a[4];
     struct dma_req r;
 
+    PLOG(1);
     if (b->state != B_IDLE)
         return refuse(pi, NC_ST_EBUSY, cookie);
     b->gen = ports[pi].gen;

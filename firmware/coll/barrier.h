@@ -32,13 +32,16 @@ void bar_token_free(uint16_t tok);
  * -DNC_BAR_PROFILE): bar_prof[i] sums RTC ticks from a packet's arrival
  * in rx_packet to point i; bar_prof[0] counts the packets. */
 #ifdef NC_BAR_PROFILE
-extern volatile uint32_t bar_prof[8], bar_prof_t0;
+extern volatile uint32_t bar_prof[8], bar_prof_t0, bar_plog[256], bar_plog_n;
+#define PLOG(id) (bar_plog[bar_plog_n++ & 255] = (uint32_t)(id) << 24 | \
+                  (*(volatile uint32_t *)(0xFFFFFE00u + 0x68u) & 0xFFFFFF))
 #define PROF0() (bar_prof_t0 = *(volatile uint32_t *)(0xFFFFFE00u + 0x68u))
 #define PROF(i) (bar_prof[i] += *(volatile uint32_t *)(0xFFFFFE00u + 0x68u) - bar_prof_t0, \
                  bar_prof[0] += (i) == 1)
 #else
 #define PROF0() ((void)0)
 #define PROF(i) ((void)0)
+#define PLOG(id) ((void)0)
 #endif
 
 #endif

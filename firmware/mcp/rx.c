@@ -189,6 +189,7 @@ void rx_packet(uint32_t isr)
     bool held = false;
 
     PROF0();
+    PLOG(4);
     if (b == NONE16) {
         hal_rx_done();
         return;

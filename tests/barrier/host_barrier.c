@@ -215,6 +215,13 @@ static int run(int argc, char **argv)
 
         for (unsigned i = 0; i < 8; i++)
             w[i] = nc_host_pio_read32(a + 4 * i);
+        if (w[0] && argc > 9 && me == 0) {
+            uint32_t l = (uint32_t)strtoul(argv[9], NULL, 0);
+            for (unsigned i = 0; i < 256; i++) {
+                uint32_t v = nc_host_pio_read32(l + 4 * i);
+                nc_host_printf("plog %u %u\n", v >> 24, v & 0xFFFFFF);
+            }
+        }
         if (w[0])
             nc_host_printf("profile packets=%u ticks/packet: classified %.2f handled %.2f "
                            "acked %.2f event %.2f %.2f %.2f (0.5 us ticks)\n", w[0],
