@@ -48,6 +48,7 @@ void __crt0_start(int argc, char **argv)
     nc_abi_block.max_nodes = NC_FW_MAX_NODES;
     ports_init();
     tx_init();
+    tx_set_clock(sb[NC_SB_OFF_CLOCKVAL / 4]);
     rx_init();
     bar_init();
     sb[NC_SB_OFF_ABI / 4] = (uint32_t)(uintptr_t)&nc_abi_block;

@@ -105,6 +105,9 @@ void tx_timer(void);
 void tx_port_closed(uint32_t port);  /* a local port closed: cancel its sends */
 extern uint32_t tx_active;          /* connections with work: the loop skips tx when 0 */
 void tx_fence(uint32_t peer, uint32_t port);
+/* The NIC clock in MHz (the EEPROM clock value: MHz on the emulated boards,
+ * docs/myrinet.md); scales the retransmission timeout. */
+void tx_set_clock(uint32_t mhz);
 
 /* ---- receive side (rx.c) ------------------------------------------------- */
 void rx_init(void);

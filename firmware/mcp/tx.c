@@ -36,6 +36,17 @@ static uint8_t in_list[NC_FW_MAX_NODES];
 uint32_t tx_active;                     /* entries in alist */
 static uint32_t rr;                     /* round-robin start (a list index) for the wire */
 static bool timer_on;
+/* The retransmission timeout in RTC ticks: NC_FW_RTO_TICKS at 133 MHz,
+ * longer on a slower LANai, whose ACKs come later in proportion (a fixed
+ * 50 us at 33 MHz resent every window again and again: over 1 ms per
+ * 4-node barrier). Set by tx_set_clock. */
+uint32_t tx_rto = NC_FW_RTO_TICKS;
+
+void tx_set_clock(uint32_t mhz)
+{
+    if (mhz && mhz < 133)
+        tx_rto = NC_FW_RTO_TICKS * 133u / mhz;
+}
 
 static void set_active(uint32_t peer)
 {
@@ -209,7 +220,7 @@ static bool transmit(uint32_t peer)
     hal_tx(h, rl, h + NC_PKT_HDR + pd[i].len);
     c->send_next++;
     if (!timer_on) {
-        hal_timer0(NC_FW_RTO_TICKS);
+        hal_timer0(tx_rto);
         timer_on = true;
     }
     return true;
@@ -404,5 +415,5 @@ void tx_timer(void)
     }
     timer_on = any;
     if (any)
-        hal_timer0(NC_FW_RTO_TICKS);
+        hal_timer0(tx_rto);
 }
