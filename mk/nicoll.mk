@@ -18,7 +18,9 @@ NCL_INC  := -Ihost/lib -Ilanai-emu/host -Ifirmware/hal -Ifirmware/mcp -Iref/tree
 # Broken variants for the negative tests (never for real use).
 FW_BROKEN := no_retransmit no_crc no_port_rule barrec_not_cleared no_reject_on_open
 
-FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(foreach v,$(FW_BROKEN),$(FW_DIR)/mcp_$(v).img)
+# mcp_1m.img: the same firmware linked for 1 MB of SRAM (P-GM1 profiles'
+# LANai 4.x boards; the 2 MB link puts the stack inside their shared block)
+FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(FW_DIR)/mcp_1m.img $(foreach v,$(FW_BROKEN),$(FW_DIR)/mcp_$(v).img)
 ALL_TARGETS += $(FIRMWARE_IMAGES) $(NCL_T)/host_nicoll.so $(NCL_T)/test_nicoll \
                $(BUILD)/lib/libnicoll-emu.a
 CHECK_SUITES += tests/nicoll/suite tests/nicoll/unit
@@ -31,6 +33,10 @@ FW_DEPS := $(FW_SRCS) $(FW_HDRS) $(BIN)/lanai-cc $(BIN)/lanai-ld $(RT_LIB)/crt0.
 $(FW_DIR)/mcp.img: $(FW_DEPS)
 	@mkdir -p $(@D)
 	$(BIN)/lanai-cc $(FW_CFLAGS) $(FW_SRCS) -o $(FW_DIR)/mcp.elf $(FW_LDFLAGS),--image,$@,--map,$(FW_DIR)/mcp.map
+
+$(FW_DIR)/mcp_1m.img: $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(FW_CFLAGS) $(FW_SRCS) -o $(FW_DIR)/mcp_1m.elf -Wl,--mem-size,1M,--image,$@
 
 $(FW_DIR)/mcp_%.img: $(FW_DEPS)
 	@mkdir -p $(@D)
