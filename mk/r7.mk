@@ -6,19 +6,11 @@ HB_T   := $(BUILD)/tests/hbarrier
 HB_SRCS := host/lib/nc_hbarrier.c
 HB_HDRS := host/lib/nc_hbarrier.h
 
-# P-GM1-L43's NIC has 1 MB of SRAM (lanai-emu/profiles/p-gm1-l43.profile);
-# build/firmware/mcp.img is linked for 2 MB, so R7 loads the same sources
-# linked for 1 MB there. The recipe expands FW_SRCS when it runs, so
-# sources added to it later (the barrier firmware) are in too.
-R7_FW_1M := $(R7_B)/r7/mcp-1m.img
-
-ALL_TARGETS += $(R7_B)/r7_barrier.so $(R7_FW_1M) $(HB_T)/host_hbar.so \
+# P-GM1-L43's NIC has 1 MB of SRAM: R7 loads $(FW_DIR)/mcp_1m.img there
+# (mk/nicoll.mk), mcp.img (2 MB) on P-GM1-L72.
+ALL_TARGETS += $(R7_B)/r7_barrier.so $(HB_T)/host_hbar.so \
                $(HB_T)/host_hbar_no_record.so $(HB_T)/host_hbar_skip_last.so
 CHECK_SUITES += tests/hbarrier/suite
-
-$(R7_FW_1M): $(FW_DEPS) $(wildcard firmware/coll/*.c firmware/coll/*.h)
-	@mkdir -p $(@D)
-	$(BIN)/lanai-cc $(FW_CFLAGS) $(FW_SRCS) -o $(R7_B)/r7/mcp-1m.elf -Wl,--mem-size,1M,--image,$@
 
 # Host programs: libnicoll compiled in, as mk/nicoll.mk does for tests/nicoll.
 $(R7_B)/r7_barrier.so: host/bench/r7_barrier.c $(HB_SRCS) $(HB_HDRS) $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) lanai-emu/host/hostif.h
@@ -35,6 +27,6 @@ $(HB_T)/host_hbar_%.so: tests/hbarrier/host_hbar.c $(HB_SRCS) $(HB_HDRS) $(NCL_L
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) \
 	    -DNC_HB_BROKEN_$(shell echo $* | tr a-z A-Z) $< $(HB_SRCS) $(NCL_LIB_SRCS) -o $@
 
-R7_DEPS := $(R7_B)/r7_barrier.so $(R7_FW_1M) $(FW_DIR)/mcp.img $(BIN)/lanai-run
+R7_DEPS := $(R7_B)/r7_barrier.so $(FW_DIR)/mcp_1m.img $(FW_DIR)/mcp.img $(BIN)/lanai-run
 bench: $(R7_DEPS)
 run: $(R7_DEPS)
