@@ -28,7 +28,9 @@
  *       two barriers at once on ports 0 (PE) and 1 (GB) of every NIC.
  *   order SEED NBAR
  *       before each barrier, messages to the PE round-0 partner; the
- *       partner must see all of them before its barrier completes.
+ *       partner must see all of them before its barrier completes. Even
+ *       nodes use nc_barrier_wait (events kept for nc_poll), odd ones
+ *       nc_barrier_start and polling.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,16 +92,18 @@ static void enter(struct job *j, const nc_barrier *b, unsigned n)
 }
 
 /* Poll once; true when j's barrier is over (done, failed or timed out). */
-static bool poll_job(struct job *j, unsigned *recvs)
+static bool poll_job(struct job *j, unsigned *recvs, unsigned *sents)
 {
     nc_event ev;
 
     if (!j->running)
         return true;
     while (nc_poll(j->p, &ev)) {
-        if (ev.type == NC_EVENT_RECV) {
-            if (recvs)
-                (*recvs)++;
+        if (ev.type == NC_EVENT_RECV || ev.type == NC_EVENT_SENT) {
+            unsigned *c = ev.type == NC_EVENT_RECV ? recvs : sents;
+
+            if (c)
+                (*c)++;
             continue;
         }
         if (ev.type != NC_EVENT_BARRIER)
@@ -124,7 +128,7 @@ static bool poll_job(struct job *j, unsigned *recvs)
 /* Wait for j, computing in slices of up to fuzz_ns meanwhile. */
 static void finish(struct job *j, uint64_t fuzz_ns, uint64_t r)
 {
-    while (!poll_job(j, NULL))
+    while (!poll_job(j, NULL, NULL))
         if (fuzz_ns)
             nc_host_compute_ns(r++ % fuzz_ns);
 }
@@ -327,7 +331,7 @@ static int restart(void)
         enter(&j, &b, nn);
         /* node 0 entered, so some complete (those that heard from it);
          * those waiting for it directly are stuck and get killed */
-        while (!poll_job(&j, NULL) && nc_host_now_ns() < t + 300000)
+        while (!poll_job(&j, NULL, NULL) && nc_host_now_ns() < t + 300000)
             nc_host_compute_ns(1000);
         if (j.running)
             nc_host_printf("restart: killed inc=1 in barrier %u\n", K);
@@ -375,7 +379,7 @@ static int concurrent(int argc, char **argv)
             x->k = k;
             enter(x, &b[first ^ q], nn);
         }
-        while (!(poll_job(&j[0], NULL) & poll_job(&j[1], NULL)))
+        while (!(poll_job(&j[0], NULL, NULL) & poll_job(&j[1], NULL, NULL)))
             ;
     }
     nc_host_printf("concurrent done failures=%d\n", failures);
@@ -414,13 +418,35 @@ static int order(int argc, char **argv)
         for (unsigned i = 0; i < M; i++)
             nc_send(p, partner, 0, buf + 16384 * i, sizes[(i + k) % 4], NULL);
         j.k = k;
-        enter(&j, &b, nn);
-        while (!poll_job(&j, &got))
-            ;
+        if (me % 2 == 0) {
+            /* the blocking call: the receive events that came before the
+             * barrier's wait in its stash, nc_poll returns them after */
+            int rc;
+
+            nc_host_printf("bar enter p=0 inc=1 k=%u n=%u\n", k, nn);
+            if ((rc = nc_barrier_wait(p, &b)) != NC_OK)
+                FAIL("nc_barrier_wait: %s\n", nc_strerror(rc));
+            else
+                nc_host_printf("bar leave p=0 inc=1 k=%u n=%u\n", k, nn);
+            while (nc_poll(p, &ev)) {
+                if (ev.type == NC_EVENT_RECV)
+                    got++;
+                else if (ev.type == NC_EVENT_SENT)
+                    sent++;
+            }
+        } else {
+            enter(&j, &b, nn);
+            while (!poll_job(&j, &got, &sent))
+                ;
+        }
         /* every message the partner sent before entering is here */
         if (got < M * (k + 1))
             bad++;
-        while (sent < M && nc_wait(p, &ev, DEADLINE_NS) == NC_OK) {
+        while (sent < M) {
+            if (nc_wait(p, &ev, DEADLINE_NS) != NC_OK) {
+                FAIL("order: sends not completed\n");
+                break;
+            }
             if (ev.type == NC_EVENT_SENT)
                 sent++;
             else if (ev.type == NC_EVENT_RECV)
