@@ -6,12 +6,15 @@
  *   host_hbar ALGO DIM COUNT SKEW_NS SEED [SLOW_NODE SLOW_NS]
  *     ALGO pe | gb | mix (mix: barrier k is PE when k % 3 == 0, else GB
  *          of dimension 1 + k % (N-1): consecutive barriers, different trees)
+ *          | sub (barrier k is PE among all nodes when k is even, GB of
+ *          dimension DIM among the even nodes only when k is odd: the odd
+ *          nodes go on to k+1 and their messages reach nodes still in k)
  *     before barrier k every node computes a random 0 .. SKEW_NS-1 ns
  *     (seed SEED, node, k); SLOW_NODE computes SLOW_NS more, so that every
  *     other node's messages reach it before it waits for them
  *
  * Every node prints, per barrier, its entry and exit time in virtual ns:
- *   hb k=K in=T0 out=T1
+ *   hb k=K n=MEMBERS in=T0 out=T1
  * and at the end "hb done count=COUNT". The suite checks, for every k, that
  * no node left before the last one entered (the barrier property), on
  * times of one global virtual clock.
@@ -24,7 +27,7 @@
 #include "nc_hbarrier.h"
 #include "nicoll.h"
 
-static nc_member members[NC_BARRIER_MAX_MEMBERS];
+static nc_member members[NC_BARRIER_MAX_MEMBERS], evens[NC_BARRIER_MAX_MEMBERS];
 
 /* splitmix64: a deterministic per-(seed, node, k) draw */
 static uint64_t mix(uint64_t x)
@@ -56,18 +59,27 @@ int main(int argc, char **argv)
     if (me == 0)
         nc_host_printf("hb seed=%llu algo=%s nodes=%u dim=%u count=%u skew_ns=%llu\n",
                        (unsigned long long)seed, algo, n, dim, count, (unsigned long long)skew);
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < n; i++) {
         members[i] = (nc_member){ (uint16_t)i, 0 };
+        evens[i / 2] = (nc_member){ (uint16_t)(i & ~1u), 0 };
+    }
     if ((rc = nc_open(&p, 0)) || (rc = nc_hbar_init(&h, p))) {
         nc_host_printf("FAIL open/init: %s\n", nc_strerror(rc));
         return 1;
     }
     h.timeout_ns = 20000000;    /* 20 ms: a lost message fails the run, never hangs it */
     for (unsigned k = 0; k < count; k++) {
-        bool pe = !strcmp(algo, "pe") || (!strcmp(algo, "mix") && k % 3 == 0);
+        bool sub = !strcmp(algo, "sub"), half = sub && k % 2 == 1;
+        bool pe = !strcmp(algo, "pe") || (!strcmp(algo, "mix") && k % 3 == 0) || (sub && !half);
         unsigned d = !strcmp(algo, "mix") ? 1 + k % (n > 1 ? n - 1 : 1) : dim;
+        unsigned m = half ? (n + 1) / 2 : n;
 
-        rc = pe ? nc_barrier_pe(&b, members, n, me) : nc_barrier_gb(&b, members, n, me, d);
+        if (half && me % 2)
+            continue;   /* not a member of this one */
+        if (half && d > m - 1)
+            d = m > 1 ? m - 1 : 1;
+        rc = pe ? nc_barrier_pe(&b, members, n, me)
+                : nc_barrier_gb(&b, half ? evens : members, m, half ? me / 2 : me, d);
         if (rc) {
             nc_host_printf("FAIL barrier %u: description: %s\n", k, nc_strerror(rc));
             return 1;
@@ -79,7 +91,7 @@ int main(int argc, char **argv)
             nc_host_printf("FAIL barrier %u: %s\n", k, nc_strerror(rc));
             return 1;
         }
-        nc_host_printf("hb k=%u in=%llu out=%llu\n", k, (unsigned long long)t0,
+        nc_host_printf("hb k=%u n=%u in=%llu out=%llu\n", k, m, (unsigned long long)t0,
                        (unsigned long long)nc_host_now_ns());
     }
     nc_host_printf("hb done count=%u\n", count);
