@@ -1,27 +1,6 @@
 /* nc_mcack.c - see nc_mcack.h for the contracts. */
 #include "nc_mcack.h"
-
-/* Local copies of the modular helpers (each module is proved on its own). */
-
-/*@ assigns \nothing;
-    ensures \result == nc_seq_dist(a, b);
-*/
-static uint32_t dist(uint32_t a, uint32_t b)
-{
-    if (b >= a)
-        return b - a;
-    return (0xFFFFFFFFu - a) + b + 1u;
-}
-
-/*@ assigns \nothing;
-    ensures \result == nc_seq_add(a, d);
-*/
-static uint32_t add(uint32_t a, uint32_t d)
-{
-    if (d <= 0xFFFFFFFFu - a)
-        return a + d;
-    return d - (0xFFFFFFFFu - a) - 1u;
-}
+#include "nc_seqarith.h"
 
 void nc_mc_init(nc_mc_t *t, uint32_t nchildren, uint32_t first, uint32_t window)
 {
@@ -41,14 +20,14 @@ void nc_mc_init(nc_mc_t *t, uint32_t nchildren, uint32_t first, uint32_t window)
 
 uint32_t nc_mc_push(nc_mc_t *t)
 {
-    uint32_t seq = add(t->base, t->count);
+    uint32_t seq = nc_u32_add(t->base, t->count);
     t->count++;
     return seq;
 }
 
 uint32_t nc_mc_ack(nc_mc_t *t, uint32_t child, uint32_t ack)
 {
-    uint32_t d = dist(t->base, ack);
+    uint32_t d = nc_u32_dist(t->base, ack);
     uint32_t m, i;
 
     if (d < t->count && d + 1u > t->acked[child])
@@ -83,20 +62,20 @@ uint32_t nc_mc_ack(nc_mc_t *t, uint32_t child, uint32_t ack)
     */
     for (i = 0u; i < t->nchildren; i++)
         t->acked[i] -= m;
-    t->base = add(t->base, m);
+    t->base = nc_u32_add(t->base, m);
     t->count -= m;
     return m;
 }
 
 bool nc_mc_owes(const nc_mc_t *t, uint32_t child, uint32_t seq)
 {
-    uint32_t d = dist(t->base, seq);
+    uint32_t d = nc_u32_dist(t->base, seq);
     return d < t->count && t->acked[child] <= d;
 }
 
 uint32_t nc_mc_owing_mask(const nc_mc_t *t, uint32_t seq)
 {
-    uint32_t d = dist(t->base, seq);
+    uint32_t d = nc_u32_dist(t->base, seq);
     uint32_t mask = 0u, bit = 1u, i;
 
     /*@ loop invariant 0 <= i <= t->nchildren;
@@ -122,6 +101,6 @@ uint32_t nc_mc_min_unacked(const nc_mc_t *t)
 
 uint32_t nc_mc_resend(const nc_mc_t *t, uint32_t child, uint32_t *first)
 {
-    *first = add(t->base, t->acked[child]);
+    *first = nc_u32_add(t->base, t->acked[child]);
     return t->count - t->acked[child];
 }
