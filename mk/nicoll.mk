@@ -5,7 +5,7 @@ FW_DIR   := $(BUILD)/firmware
 FW_SRCS  := $(wildcard firmware/mcp/*.c) $(wildcard firmware/coll/*.c) firmware/hal/hal.c \
             ref/proto/nc_seq.c ref/proto/nc_barrec.c
 FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/hal/hal.h \
-            firmware/hal/lanai9_regs.h ref/proto/nc_seq.h ref/proto/nc_barrec.h \
+            firmware/hal/lanai9_regs.h ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h \
             ref/include/nc_config.h ref/include/nc_logic.h
 FW_CFLAGS := -O2 -Wall -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
 FW_LDFLAGS := -Wl,--mem-size,2M
