@@ -9,7 +9,7 @@ CHECK_SUITES += tests/barrier/suite
 
 # (mk/nicoll.mk is read after this file: its variables are not set yet
 # where prerequisites are expanded, so the library sources are named here)
-$(BAR_T)/%.so: tests/barrier/%.c host/lib/nicoll.c host/lib/nicoll.h host/lib/nc_barrier_spec.c \
+$(BAR_T)/%.so: tests/barrier/%.c tests/lib/open_port.h host/lib/nicoll.c host/lib/nicoll.h host/lib/nc_barrier_spec.c \
                firmware/mcp/nc_abi.h lanai-emu/host/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@

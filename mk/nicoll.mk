@@ -57,7 +57,7 @@ $(BUILD)/lib/libnicoll-pci.a: $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) host/lib/board.h
 	ar rcs $@ $(foreach f,$(NCL_PCI_SRCS),$(BUILD)/lib/nicoll-pci/$(basename $(notdir $(f))).o)
 
 # Host programs for the emulated cluster: libnicoll compiled in.
-$(NCL_T)/%.so: tests/nicoll/%.c tests/nicoll/pattern.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) lanai-emu/host/hostif.h
+$(NCL_T)/%.so: tests/nicoll/%.c tests/nicoll/pattern.h tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) lanai-emu/host/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
 

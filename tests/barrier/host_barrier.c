@@ -38,6 +38,7 @@
 
 #include "hostif.h"
 #include "nicoll.h"
+#include "../lib/open_port.h"
 
 #define DEADLINE_NS 20000000ull     /* 20 ms of virtual time per barrier */
 
@@ -55,18 +56,6 @@ static uint64_t rnd(uint64_t a, uint64_t b)
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
-}
-
-static nc_port *open_port(unsigned port)
-{
-    nc_port *p;
-    int rc = nc_open(&p, port);
-
-    if (rc) {
-        nc_host_printf("FAIL nc_open(%u): %s\n", port, nc_strerror(rc));
-        exit(1);
-    }
-    return p;
 }
 
 struct job {                /* one barrier in progress on one port */

@@ -21,6 +21,7 @@
 #include "hostif.h"
 #include "nicoll.h"
 #include "pattern.h"
+#include "../lib/open_port.h"
 
 #define DEADLINE_NS 40000000ull     /* 40 ms of virtual time per scenario */
 
@@ -28,18 +29,6 @@ static unsigned me, nn;
 static int failures;
 
 #define FAIL(...) (nc_host_printf("FAIL " __VA_ARGS__), failures++)
-
-static nc_port *open_port(unsigned port)
-{
-    nc_port *p;
-    int rc = nc_open(&p, port);
-
-    if (rc) {
-        nc_host_printf("FAIL nc_open(%u): %s\n", port, nc_strerror(rc));
-        exit(1);
-    }
-    return p;
-}
 
 static uint8_t *region(nc_port *p, size_t len)
 {
