@@ -61,8 +61,10 @@ struct port {
     uint32_t ev_hi, ev_lo, ev_slots, ev_next;
     struct region reg[NC_FW_REGIONS];
     struct rtoken rtok[NC_FW_RECV_TOKENS];
-    uint16_t rq[NC_FW_RECV_TOKENS];     /* valid tokens, oldest first */
-    uint32_t nrq;
+    uint16_t rq[NC_FW_RECV_TOKENS];     /* ring of the valid tokens, oldest at rq_head */
+    uint32_t nrq, rq_head;
+    uint16_t rfree[NC_FW_RECV_TOKENS];  /* the free tokens (a stack) */
+    uint32_t nrfree;
 };
 extern struct port ports[NC_FW_PORTS];
 extern volatile struct nc_abi nc_abi_block;
@@ -120,8 +122,11 @@ void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq);
 bool ctrl_pending(void);
 void ctrl_send_one(void);           /* only when ISR.SEND */
 
-/* Where the route to a node is, or 0 bytes if the host has not loaded it. */
+/* Put the route to a node in the 8 bytes before hdr (8-byte aligned);
+ * its length, or 0 bytes if the host has not loaded it. */
 uint32_t route_to(uint32_t node, uint8_t *hdr);
+/* The route's length alone (0: none). */
+uint32_t route_len(uint32_t node);
 
 #include "barrier.h"
 
