@@ -96,6 +96,8 @@ void __crt0_start(int argc, char **argv)
             dma_poll(isr);
         if (isr & L9_ISR_TIME0)
             tx_timer();
+        if (isr & L9_ISR_TIME1)
+            rx_ack_timer();
         if (tx_active || ctrl_pending())
             tx_poll(hal_isr());
         ports_poll();

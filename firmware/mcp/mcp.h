@@ -110,12 +110,17 @@ void tx_fence(uint32_t peer, uint32_t port);
 /* The NIC clock in MHz (the EEPROM clock value: MHz on the emulated boards,
  * docs/myrinet.md); scales the retransmission timeout. */
 void tx_set_clock(uint32_t mhz);
+extern uint32_t tx_rto;             /* the retransmission timeout, RTC ticks */
 
 /* ---- receive side (rx.c) ------------------------------------------------- */
 void rx_init(void);
 void rx_packet(uint32_t isr);
 void rx_rdma_done(uint16_t buf);
 void rx_port_closed(uint32_t port);
+/* The cumulative ACK for peer, for a header going there now: whatever ACK
+ * the peer was owed is then on its way (rx.c's delayed ACKs). */
+uint32_t rx_ack_now(uint32_t peer);
+void rx_ack_timer(void);            /* ISR.TIME1: the ACKs owed go out */
 
 /* ---- control packets (ctrl.c) ------------------------------------------- */
 void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq);
