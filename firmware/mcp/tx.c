@@ -263,13 +263,15 @@ void tx_poll(uint32_t isr)
             rr = i + 1;
         }
     }
-    /* then drop the ones with nothing left (not during the walk: the
-     * list would move under it) */
+    /* then drop the ones with nothing left to build or to put on the wire
+     * (not during the walk: the list would move under it). Packets that
+     * only wait for their ACK need no polling: a NACK or the timer puts
+     * the peer back (set_active), and the loop stays short meanwhile. */
     for (i = 0; i < tx_active;) {
         uint32_t peer = alist[i];
         struct txconn *c = &txc[peer];
 
-        if (c->w.count == 0 && c->cur == NONE16) {
+        if (c->cur == NONE16 && c->send_next == c->w.base + c->w.count) {
             in_list[peer] = 0;
             alist[i] = alist[--tx_active];
         } else {
