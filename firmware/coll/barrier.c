@@ -39,7 +39,7 @@ struct bar {
     uint8_t state;
     uint8_t sent;           /* the send part of step cur went */
     uint16_t cur, nsteps;
-    uint16_t pad;
+    uint16_t tail;          /* steps tail.. only send (GB's broadcast) */
     uint32_t gen;           /* the port's generation at start */
     uint32_t serial;        /* barriers started on this port */
     uint32_t cookie;
@@ -143,6 +143,10 @@ static void advance(uint32_t pi)
     while (b->cur < b->nsteps) {
         const struct bstep *s = &b->step[b->cur];
 
+        /* only sends left: the barrier is complete here (everyone has
+         * entered), so the host hears it before the sends, not after */
+        if (b->cur == b->tail && !b->sent)
+            port_event(pi, b->gen, NC_EV_BARRIER, NC_ST_OK, b->cookie, 0, 0, 0);
         if ((s->op & NC_BSTEP_SEND) && !b->sent) {
             send_pkt(pi, s->node, s->port, ph_kind[s->op >> 4], b->gen, b->serial);
             b->sent = 1;
@@ -153,7 +157,8 @@ static void advance(uint32_t pi)
         b->sent = 0;
     }
     b->state = B_IDLE;
-    port_event(pi, b->gen, NC_EV_BARRIER, NC_ST_OK, b->cookie, 0, 0, 0);
+    if (b->tail == b->nsteps)
+        port_event(pi, b->gen, NC_EV_BARRIER, NC_ST_OK, b->cookie, 0, 0, 0);
 }
 
 static void bar_start(uint32_t pi)
@@ -229,6 +234,8 @@ static bool parse(uint32_t pi, uint32_t len)
         b->step[i] = (struct bstep){ (uint16_t)node, (uint8_t)port, (uint8_t)(op | ph << 4) };
     }
     b->nsteps = (uint16_t)n;
+    for (b->tail = (uint16_t)n; b->tail && (b->step[b->tail - 1].op & 3) == NC_BSTEP_SEND;)
+        b->tail--;
     return true;
 }
 
