@@ -10,7 +10,11 @@ FW_UNIT  := firmware/mcp/unity.c
 FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/hal/hal.h \
             firmware/hal/lanai9_regs.h ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h \
             ref/include/nc_config.h ref/include/nc_logic.h
-FW_CFLAGS := -O2 -Wall -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
+# -mcmodel=small: globals in 21-bit absolute addressing (one instruction
+# instead of a hi/lo pair, cheap enough to rematerialise: the backend
+# parks fewer address constants on the stack); all of the MCP's data lies
+# below 1 MiB (lanai-ld checks). mk/nicoll.mk is a dependency: flags rebuild.
+FW_CFLAGS := -O2 -mcmodel=small -Wall -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
 FW_LDFLAGS := -Wl,--mem-size,2M
 NCL_BAR_SRCS := host/lib/nc_barrier_spec.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
 NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c $(NCL_BAR_SRCS)
@@ -31,7 +35,7 @@ CHECK_SUITES += tests/nicoll/suite tests/nicoll/unit
 firmware: $(FIRMWARE_IMAGES)
 host: $(BUILD)/lib/libnicoll-emu.a $(BUILD)/lib/libnicoll-pci.a $(BIN)/lanai-flash
 
-FW_DEPS := $(FW_UNIT) $(FW_SRCS) $(FW_HDRS) $(BIN)/lanai-cc $(BIN)/lanai-ld $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
+FW_DEPS := mk/nicoll.mk $(FW_UNIT) $(FW_SRCS) $(FW_HDRS) $(BIN)/lanai-cc $(BIN)/lanai-ld $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
 
 $(FW_DIR)/mcp.img: $(FW_DEPS)
 	@mkdir -p $(@D)

@@ -9,6 +9,10 @@
 #include "shared_block.h"
 
 extern char __mem_size[];
+/* The top of SRAM as a word in .data: with -mcmodel=small (mk/nicoll.mk)
+ * the code addresses symbols in 21 bits, and __mem_size (2 MiB on the
+ * LANai 9 link) is beyond them; a 32-bit data relocation is not. */
+static char *volatile mem_top = __mem_size;
 
 volatile struct nc_abi nc_abi_block __attribute__((aligned(4096)));
 uint32_t my_node, n_nodes;
@@ -68,7 +72,7 @@ uint32_t route_to(uint32_t node, uint8_t *hdr)
 void __crt0_start(int argc, char **argv) __attribute__((noreturn));
 void __crt0_start(int argc, char **argv)
 {
-    volatile uint32_t *sb = (volatile uint32_t *)NC_SB_ADDR((uint32_t)(uintptr_t)__mem_size);
+    volatile uint32_t *sb = (volatile uint32_t *)NC_SB_ADDR((uint32_t)(uintptr_t)mem_top);
 
     (void)argc;
     (void)argv;
