@@ -40,12 +40,15 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
                 uint32_t len, uint32_t src, uint32_t src_port)
 {
     struct port *p = &ports[pi];
-    struct dma_req r;
+    struct dma_req *r;
     uint32_t *e, slot, off, lo;
 
     PROF(4);
     if (!p->open || p->gen != gen || !ev_nfree)
         return;     /* the process is gone; ev_nfree > 0 by sizing */
+    r = dma_slot(false);
+    if (!r)
+        return;     /* cannot happen by sizing (nc_fw_config.h) */
     slot = ev_free[--ev_nfree];
     e = ev_stage[slot];
     e[0] = p->ev_next + 1;
@@ -59,18 +62,18 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
     off = (p->ev_next & (p->ev_slots - 1)) * (NC_EV_WORDS * 4);   /* slots: a power of two */
     lo = p->ev_lo + off;
     p->ev_next++;
-    r.kind = DMA_EVENT;
-    r.port = (uint8_t)pi;
-    r.arg = (uint16_t)slot;
-    r.gen = gen;
-    r.lar = (uint32_t)(uintptr_t)e;
-    r.eah = p->ev_hi + (lo < off);   /* the carry of the 64-bit bus address */
-    r.eal = lo;
-    r.len = NC_EV_WORDS * 4;
-    r.last = 1;
+    /* filled in its queue slot: no request on the stack to copy */
+    r->kind = DMA_EVENT;
+    r->port = (uint8_t)pi;
+    r->arg = (uint16_t)slot;
+    r->gen = gen;
+    r->lar = (uint32_t)(uintptr_t)e;
+    r->eah = p->ev_hi + (lo < off);   /* the carry of the 64-bit bus address */
+    r->eal = lo;
+    r->len = NC_EV_WORDS * 4;
+    r->last = 1;
     PROF(5);
-    if (!dma_queue(false, &r))
-        ev_free[ev_nfree++] = (uint16_t)slot;
+    dma_push(false);
     PROF(6);
 }
 
