@@ -274,13 +274,13 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
 __attribute__((noinline)) static void port_command(uint32_t pi)
 {
     volatile struct nc_abi_port *ap = &nc_abi_block.port[pi];
-    uint32_t a[NC_CMD_WORDS];
+    uint32_t cons = ports[pi].cons;
 
-    for (uint32_t i = 0; i < NC_CMD_WORDS; i++)
-        a[i] = ap->cmd[ports[pi].cons % NC_FW_CMD_SLOTS][i];
-    ports[pi].cons++;
-    command(pi, a);
-    ap->cons = ports[pi].cons;
+    /* read in place, not copied: the host writes this slot again only
+     * after ap->cons has moved past it, below */
+    ports[pi].cons = cons + 1;
+    command(pi, (const uint32_t *)ap->cmd[cons % NC_FW_CMD_SLOTS]);
+    ap->cons = cons + 1;
 }
 
 /* One command per port per call: the loop stays responsive to packets. The
