@@ -58,6 +58,7 @@ static inline __attribute__((always_inline)) void start(int e)
     while (g->count && !g->busy) {
         struct dma_req *r = &g->q[g->head];
 
+        NC_OPAQUE(r);
         /* a transfer for a port that closed since it was queued never
          * touches that process's memory */
         bool stale = (r->kind == DMA_RDMA || r->kind == DMA_EVENT) &&

@@ -26,6 +26,13 @@
 
 #define NONE16 0xFFFFu
 
+/* The LANai backend folds a global array's address into every access of
+ * an element's field (a constant load and an indexed access: two
+ * instructions a field, and registers held for each constant). Hiding the
+ * element's address from the optimiser makes the accesses base + offset,
+ * one instruction each; for code that touches many fields of one element. */
+#define NC_OPAQUE(ptr) __asm__("" : "+r"(ptr))
+
 /* ---- DMA (dma.c) --------------------------------------------------------- */
 enum dma_kind { DMA_SDMA, DMA_RDMA, DMA_EVENT, DMA_BARRIER };
 struct dma_req {            /* 32 bytes: a queue slot's address is a shift */

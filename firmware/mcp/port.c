@@ -49,8 +49,11 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
     r = dma_slot(false);
     if (!r)
         return;     /* cannot happen by sizing (nc_fw_config.h) */
+    NC_OPAQUE(r);
+    NC_OPAQUE(p);
     slot = ev_free[--ev_nfree];
     e = ev_stage[slot];
+    NC_OPAQUE(e);
     e[0] = p->ev_next + 1;
     e[1] = type;
     e[2] = status;

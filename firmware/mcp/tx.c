@@ -130,6 +130,7 @@ static bool build(uint32_t peer)
 {
     struct txconn *c = &txc[peer];
     struct stoken *t;
+    struct pktd *d;
     struct nc_pkt *h;
     struct dma_req r;
     uint32_t seq, len;
@@ -138,20 +139,24 @@ static bool build(uint32_t peer)
     if (c->cur == NONE16 || !nc_tx_can_send(&c->w) || !pd_nfree)
         return false;
     t = &stok[c->cur];
+    NC_OPAQUE(t);
     i = pd_free[--pd_nfree];
     len = t->len - t->built;
     if (len > NC_FW_MTU)
         len = NC_FW_MTU;
     seq = nc_tx_push(&c->w);
     c->slot[nc_tx_slot(seq)] = i;
-    pd[i].state = PD_SDMA;
-    pd[i].dead = 0;
-    pd[i].tok = c->cur;
-    pd[i].peer = (uint16_t)peer;
-    pd[i].seq = seq;
-    pd[i].offset = t->built;
-    pd[i].len = len;
+    d = &pd[i];
+    NC_OPAQUE(d);
+    d->state = PD_SDMA;
+    d->dead = 0;
+    d->tok = c->cur;
+    d->peer = (uint16_t)peer;
+    d->seq = seq;
+    d->offset = t->built;
+    d->len = len;
     h = (struct nc_pkt *)hdr_of(i);
+    NC_OPAQUE(h);
     h->type = t->kind ? (uint16_t)(0x0A00u | t->kind) : NC_PT_DATA;
     h->src = (uint16_t)my_node;
     h->seq = seq;
@@ -172,7 +177,7 @@ static bool build(uint32_t peer)
     if (!len) {
         /* nothing to fetch (barrier packets, empty messages, fences): ready
          * now, not after a trip through the DMA queue */
-        pd[i].state = PD_READY;
+        d->state = PD_READY;
         return true;
     }
     r.kind = DMA_SDMA;
@@ -180,7 +185,7 @@ static bool build(uint32_t peer)
     r.arg = i;
     r.gen = 0;
     r.lar = (uint32_t)(uintptr_t)(hdr_of(i) + NC_PKT_HDR);
-    r.eal = t->lo + pd[i].offset;
+    r.eal = t->lo + d->offset;
     r.eah = t->hi + (r.eal < t->lo);
     r.len = len;
     r.last = 1;
