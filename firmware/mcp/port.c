@@ -90,6 +90,7 @@ void send_done(uint16_t tok, uint32_t status)
 {
     struct stoken *t = &stok[tok];
 
+    NC_OPAQUE(t);
     if (t->kind)
         return bar_token_free(tok);     /* a barrier packet: no event */
     if (!t->fence)
@@ -150,6 +151,7 @@ static void cmd_send(uint32_t pi, const uint32_t *a)
 
         if (t->used)
             continue;
+        NC_OPAQUE(t);
         t->used = 1;
         t->port = (uint8_t)pi;
         t->dst_port = (uint8_t)dport;

@@ -136,6 +136,7 @@ static bool build(uint32_t peer)
     uint32_t seq, len;
     uint16_t i;
 
+    NC_OPAQUE(c);
     if (c->cur == NONE16 || !nc_tx_can_send(&c->w) || !pd_nfree)
         return false;
     t = &stok[c->cur];
@@ -216,6 +217,7 @@ static bool transmit(uint32_t peer)
     uint32_t rl;
     uint16_t i;
 
+    NC_OPAQUE(c);
     if (nc_seq_distance(c->w.base, c->send_next) >= c->w.count)
         return false;
     i = c->slot[nc_tx_slot(c->send_next)];
@@ -291,6 +293,7 @@ static void pd_acked(struct txconn *c, uint16_t i)
     uint16_t k = pd[i].tok;
     struct stoken *t = &stok[k];
 
+    NC_OPAQUE(t);
     t->acked += pd[i].len;
     if (pd[i].offset + pd[i].len == t->len) {
         /* the last packet: the message is at the queue's head */
@@ -305,7 +308,11 @@ static void pd_acked(struct txconn *c, uint16_t i)
 void tx_ack(uint32_t peer, uint32_t ack)
 {
     struct txconn *c = &txc[peer];
-    uint32_t base = c->w.base, n = nc_tx_ack(&c->w, ack);
+    uint32_t base, n;
+
+    NC_OPAQUE(c);
+    base = c->w.base;
+    n = nc_tx_ack(&c->w, ack);
 
     for (uint32_t j = 0; j < n; j++)
         pd_acked(c, c->slot[nc_tx_slot(base + j)]);
