@@ -43,6 +43,7 @@ void ctrl_send_one(void)
     struct nc_pkt *p = (struct nc_pkt *)h;
     uint32_t rl;
 
+    NC_OPAQUE(p);
     head = (head + 1) % NC_FW_CTRL_QUEUE;
     count--;
     next_buf = (next_buf + 1) % NC_FW_CTRL_BUFS;

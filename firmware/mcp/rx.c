@@ -268,6 +268,7 @@ void rx_packet(uint32_t isr)
         return;
     }
     h = (const struct nc_pkt *)rx_buf[b];
+    NC_OPAQUE(h);
     n = hal_rx_end() - (uint32_t)(uintptr_t)rx_buf[b];
     hal_rx_done();
     rx_armed = NONE16;
