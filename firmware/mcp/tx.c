@@ -32,7 +32,7 @@ static uint8_t pkt_buf[NC_FW_PKT_BUFS][PKT_BUF] __attribute__((aligned(4096)));
  * while any has work, so it walks only these (walking all 64 peers cost
  * ~1000 cycles per iteration and delayed ACKs past the timeout). */
 static uint16_t alist[NC_FW_MAX_NODES];
-static uint8_t in_list[NC_FW_MAX_NODES];
+static uint8_t in_list[NC_FW_MAX_NODES];   /* 1 + the peer's index in alist; 0: not in it */
 uint32_t tx_active;                     /* entries in alist */
 static uint32_t rr;                     /* round-robin start (a list index) for the wire */
 static bool timer_on;
@@ -51,9 +51,28 @@ void tx_set_clock(uint32_t mhz)
 static void set_active(uint32_t peer)
 {
     if (!in_list[peer]) {
-        in_list[peer] = 1;
         alist[tx_active++] = (uint16_t)peer;
+        in_list[peer] = (uint8_t)tx_active;
     }
+}
+
+/* Take alist[i] out of the list (the last entry moves into its place). */
+static void drop_at(uint32_t i)
+{
+    uint32_t last = alist[--tx_active];
+
+    in_list[alist[i]] = 0;
+    if (i < tx_active) {
+        alist[i] = (uint16_t)last;
+        in_list[last] = (uint8_t)(i + 1);
+    }
+}
+
+/* Everything built and on the wire: only ACKs awaited, which need no
+ * polling (a NACK or the timer puts the peer back, set_active). */
+static bool tx_idle(const struct txconn *c)
+{
+    return c->cur == NONE16 && c->send_next == c->w.base + c->w.count;
 }
 
 void tx_init(void)
@@ -241,10 +260,12 @@ static bool transmit(uint32_t peer)
  * now if the engine is free, without the round over every peer. */
 void tx_kick(uint32_t peer)
 {
-    while (build(peer))
+    while (build(peer) && txc[peer].cur != NONE16)
         ;
-    if (hal_isr() & L9_ISR_SEND)
-        transmit(peer);
+    /* on the wire and nothing else to do: off tx_poll's list now, so the
+     * loop does not walk it once more just to find that out */
+    if ((hal_isr() & L9_ISR_SEND) && transmit(peer) && in_list[peer] && tx_idle(&txc[peer]))
+        drop_at(in_list[peer] - 1u);
 }
 
 void tx_poll(uint32_t isr)
@@ -275,15 +296,10 @@ void tx_poll(uint32_t isr)
      * only wait for their ACK need no polling: a NACK or the timer puts
      * the peer back (set_active), and the loop stays short meanwhile. */
     for (i = 0; i < tx_active;) {
-        uint32_t peer = alist[i];
-        struct txconn *c = &txc[peer];
-
-        if (c->cur == NONE16 && c->send_next == c->w.base + c->w.count) {
-            in_list[peer] = 0;
-            alist[i] = alist[--tx_active];
-        } else {
+        if (tx_idle(&txc[alist[i]]))
+            drop_at(i);
+        else
             i++;
-        }
     }
 }
 
