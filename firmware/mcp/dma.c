@@ -99,6 +99,22 @@ struct dma_req *dma_slot(bool to_lanai)
     return &g->q[(g->head + g->count) % NC_FW_DMA_QUEUE];
 }
 
+/* A request its caller has just checked (its port open in that
+ * generation, len > 0), on the L2E engine: when the engine is idle (the
+ * common case) it starts at once, without start()'s loop and stale check. */
+void dma_push_checked_l2e(void)
+{
+    struct engine *g = &eng[0];
+    const struct dma_req *r;
+
+    if (g->count++ || g->busy)
+        return;     /* behind others: start() takes it in turn */
+    r = &g->q[g->head];
+    NC_OPAQUE(r);
+    hal_dma_start(&desc[0], false, r->lar, r->eah, r->eal, r->len);
+    g->busy = true;
+}
+
 void dma_push(bool to_lanai)
 {
     if (to_lanai) {

@@ -50,6 +50,7 @@ bool dma_queue(bool to_lanai, const struct dma_req *r);
  * full), filled by the caller, then queued by dma_push. */
 struct dma_req *dma_slot(bool to_lanai);
 void dma_push(bool to_lanai);
+void dma_push_checked_l2e(void);    /* dma_push(false) for a fresh, non-empty request */
 void dma_poll(uint32_t isr);
 bool dma_busy(void);
 

@@ -76,7 +76,7 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
     r->len = NC_EV_WORDS * 4;
     r->last = 1;
     PROF(5);
-    dma_push(false);
+    dma_push_checked_l2e();
     PROF(6);
 }
 
