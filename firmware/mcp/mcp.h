@@ -109,8 +109,9 @@ struct pktd {               /* a packet descriptor */
     uint32_t seq, offset, len;
 };
 enum { PD_FREE, PD_SDMA, PD_READY };
-void tx_message(uint16_t tok);      /* a new send token for its connection */
-void tx_kick(uint32_t peer);        /* build and send peer's next packet now if the wire is free */
+void tx_message(uint16_t tok);      /* a new send token for its connection; then tx_kick */
+void tx_kick(uint32_t peer);        /* build and send peer's next packet now if the wire is free;
+                                       tx_poll does the rest */
 void tx_poll(uint32_t isr);
 void tx_sdma_done(uint16_t pd, bool ok);
 void tx_ack(uint32_t peer, uint32_t ack);

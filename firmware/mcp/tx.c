@@ -111,12 +111,11 @@ static void enqueue(struct txconn *c, uint16_t k)
         c->cur = k;
 }
 
+/* Queued only: the caller kicks the peer next (tx_kick), which puts it on
+ * tx_poll's list if anything is left then. */
 void tx_message(uint16_t k)
 {
-    uint32_t peer = stok[k].dst;
-
-    enqueue(&txc[peer], k);
-    set_active(peer);
+    enqueue(&txc[stok[k].dst], k);
 }
 
 /* A fence message to (peer, port): ahead of everything queued. */
@@ -260,11 +259,18 @@ static bool transmit(uint32_t peer)
  * now if the engine is free, without the round over every peer. */
 void tx_kick(uint32_t peer)
 {
-    while (build(peer) && txc[peer].cur != NONE16)
+    struct txconn *c = &txc[peer];
+
+    while (build(peer) && c->cur != NONE16)
         ;
-    /* on the wire and nothing else to do: off tx_poll's list now, so the
-     * loop does not walk it once more just to find that out */
-    if ((hal_isr() & L9_ISR_SEND) && transmit(peer) && in_list[peer] && tx_idle(&txc[peer]))
+    if (hal_isr() & L9_ISR_SEND)
+        transmit(peer);
+    /* tx_poll's list holds the peer only if something is left to build or
+     * to put on the wire: a packet that went now never enters it, and the
+     * loop does not walk it once more to find that out */
+    if (!tx_idle(c))
+        set_active(peer);
+    else if (in_list[peer])
         drop_at(in_list[peer] - 1u);
 }
 
