@@ -296,5 +296,11 @@ void rx_packet(uint32_t isr)
         }
     }
     rx_held[b] = held;
+    if (!held) {
+        /* the buffer just read is free again: no search */
+        rx_armed = b;
+        hal_rx_arm(rx_buf[b], RX_BUF);
+        return;
+    }
     arm();
 }
