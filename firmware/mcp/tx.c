@@ -143,8 +143,11 @@ void tx_fence(uint32_t peer, uint32_t port)
     set_active(peer);
 }
 
-/* Cut the next packet of the cursor's message, start its SDMA. */
-static bool build(uint32_t peer)
+/* Cut the next packet of the cursor's message, start its SDMA. Always
+ * inlined, like transmit: the LANai code keeps nothing in registers across
+ * a call (the callers spill and reload around it), and these two run for
+ * every packet (tx_kick, tx_poll). */
+static inline __attribute__((always_inline)) bool build(uint32_t peer)
 {
     struct txconn *c = &txc[peer];
     struct stoken *t;
@@ -228,7 +231,7 @@ void tx_sdma_done(uint16_t i, bool ok)
 }
 
 /* Put the packet with sequence send_next on the wire, if it is ready. */
-static bool transmit(uint32_t peer)
+static inline __attribute__((always_inline)) bool transmit(uint32_t peer)
 {
     struct txconn *c = &txc[peer];
     uint8_t *h;
