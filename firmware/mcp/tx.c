@@ -330,7 +330,9 @@ static void pd_acked(struct txconn *c, uint16_t i)
     pd_release(i);
 }
 
-void tx_ack(uint32_t peer, uint32_t ack)
+/* A cumulative ACK from peer (its own packet or piggy-backed). Always
+ * inlined (into rx_packet): one runs for nearly every packet received. */
+__attribute__((always_inline)) void tx_ack(uint32_t peer, uint32_t ack)
 {
     struct txconn *c = &txc[peer];
     uint32_t base, n;
