@@ -136,8 +136,9 @@ static bool take(uint32_t pi, uint32_t node, uint32_t port)
     return got;
 }
 
-/* Run the steps as far as the record allows; complete at the end. */
-static void advance(uint32_t pi)
+/* Run the steps as far as the record allows; complete at the end.
+ * Inlined into its two callers (a call spills the caller's registers). */
+static inline __attribute__((always_inline)) void advance(uint32_t pi)
 {
     struct bar *b = &bars[pi];
 
