@@ -11,6 +11,9 @@
  * the same, docs/host-runtime.md) and the crossbar's routes (0x80 | dst). */
 #pragma weak nc_host_pio_write_block
 #pragma weak nc_host_route
+/* The library's costs (nc_host_charge_post, _recv) are not weak: an
+ * emulator without them refuses the program when it loads it, rather than
+ * running it without its costs. */
 
 static uint32_t rd(struct nc_backend *be, uint32_t off) { (void)be; return nc_host_pio_read32(off); }
 static void wr(struct nc_backend *be, uint32_t off, uint32_t v) { (void)be; nc_host_pio_write32(off, v); }
@@ -35,6 +38,8 @@ static void *dalloc(struct nc_backend *be, size_t len, uint64_t *bus)
 static bool wirq(struct nc_backend *be, uint64_t ns) { (void)be; return nc_host_wait_irq(ns); }
 /* one look at the event ring costs what the profile says a poll costs */
 static void pcost(struct nc_backend *be) { (void)be; (void)nc_host_irq_pending(); }
+static void postc(struct nc_backend *be) { (void)be; nc_host_charge_post(); }
+static void recvc(struct nc_backend *be) { (void)be; nc_host_charge_recv(); }
 static void delay(struct nc_backend *be, uint64_t ns) { (void)be; nc_host_compute_ns(ns); }
 static uint64_t now(struct nc_backend *be) { (void)be; return nc_host_now_ns(); }
 static int route(struct nc_backend *be, unsigned dst, uint8_t *r, size_t max)
@@ -48,7 +53,11 @@ static int route(struct nc_backend *be, unsigned dst, uint8_t *r, size_t max)
     return 1;
 }
 
-static struct nc_backend emu = { 0, rd, wr, wrb, dalloc, wirq, pcost, delay, now, route, 0 };
+static struct nc_backend emu = {
+    .read32 = rd, .write32 = wr, .write_block = wrb, .dma_alloc = dalloc, .wait_irq = wirq,
+    .poll_cost = pcost, .post_cost = postc, .recv_cost = recvc, .delay_ns = delay,
+    .now_ns = now, .route = route,
+};
 
 struct nc_backend *nc_backend_emu(void)
 {

@@ -101,7 +101,9 @@ unsigned nc_node_count(const nc_port *p) { return p->nodes; }
 unsigned nc_send_tokens(const nc_port *p) { return NC_FW_SEND_TOKENS - p->nsend; }
 unsigned nc_recv_tokens(const nc_port *p) { return NC_FW_RECV_TOKENS - p->nrecv; }
 
-/* Write one command into the ring (opcode last within the slot, then prod). */
+/* Write one command into the ring (opcode last within the slot, then prod).
+ * Every command is one post: the library's cost of building it (host.post
+ * on the emulated host) comes before its PIO writes. */
 static int command(nc_port *p, const uint32_t *w)
 {
     uint8_t slot[4 * NC_CMD_WORDS];
@@ -117,6 +119,7 @@ static int command(nc_port *p, const uint32_t *w)
         if (p->prod - p->cons_seen >= NC_FW_CMD_SLOTS)
             return NC_ENODEV;
     }
+    p->be->post_cost(p->be);
     off = p->pbase + NC_ABI_PORT_CMD(p->prod % NC_FW_CMD_SLOTS);
     for (unsigned i = 0; i < NC_CMD_WORDS; i++)
         put_be32(slot + 4 * i, w[i]);
@@ -351,7 +354,10 @@ int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t le
     return command(p, w);
 }
 
-/* The next event of the ring itself (not the stash). */
+/* The next event of the ring itself (not the stash). Each event taken out
+ * of the ring is one receive: the library's cost of handling it (host.recv
+ * on the emulated host) is charged here, once, whether the event goes to
+ * the caller at once or into the stash first. */
 static int poll_ring(nc_port *p, nc_event *ev)
 {
     const uint8_t *e = p->ev + (p->ev_next % EV_SLOTS) * 4 * NC_EV_WORDS;
@@ -361,6 +367,7 @@ static int poll_ring(nc_port *p, nc_event *ev)
     p->be->poll_cost(p->be);
     if (be32(e) != p->ev_next + 1)
         return 0;
+    p->be->recv_cost(p->be);
     p->ev_next++;
     type = be32(e + 4);
     cookie = be32(e + 12);
