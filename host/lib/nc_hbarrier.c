@@ -13,6 +13,7 @@
  */
 #include "nc_hbarrier.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,56 +124,37 @@ static int recv_from(nc_hbar *h, nc_member m)
     return NC_OK;
 }
 
-static int run_pe(nc_hbar *h, const nc_barrier *b)
-{
-    for (unsigned i = 0; i < b->nsteps; i++) {
-        int rc = NC_OK;
-        uint8_t op = b->step[i].op;
-
-        if (op == NC_BAR_OP_EXCHANGE || op == NC_BAR_OP_SEND)
-            rc = send_to(h, b->step[i].peer);
 #ifdef NC_HB_BROKEN_SKIP_LAST
-        if (i + 1 == b->nsteps)
-            break;
+/* PE: the last step's receive; GB: the broadcast */
+static bool skipped(const nc_barrier_step *s, int n, int i)
+{
+    return s[i].phase == NC_BAR_PHASE_BCAST || (s[i].phase == NC_BAR_PHASE_PE && i + 1 == n);
+}
+#else
+#define skipped(s, n, i) false
 #endif
-        if (!rc && (op == NC_BAR_OP_EXCHANGE || op == NC_BAR_OP_RECV))
-            rc = recv_from(h, b->step[i].peer);
+
+/* The steps of nc_barrier_expand, in order, one message each (an exchange
+ * is a send, then the receive from the same peer): the same order the NIC
+ * follows for the same description. */
+int nc_hbar_run(nc_hbar *h, const nc_barrier *b)
+{
+    nc_barrier_step s[NC_BARRIER_MAX_EXPANDED];
+    int n;
+
+    if (!h || !h->count || (n = nc_barrier_expand(b, s)) < 0)
+        return NC_EINVAL;
+    for (int i = 0; i < n; i++) {
+        int rc = NC_OK;
+
+        if (s[i].op != NC_BAR_OP_RECV)
+            rc = send_to(h, s[i].peer);
+        if (!rc && s[i].op != NC_BAR_OP_SEND && !skipped(s, n, i))
+            rc = recv_from(h, s[i].peer);
         if (rc)
             return rc;
     }
     return NC_OK;
-}
-
-static int run_gb(nc_hbar *h, const nc_barrier *b)
-{
-    int rc;
-
-    for (unsigned i = 0; i < b->nchildren; i++)         /* gather */
-        if ((rc = recv_from(h, b->child[i])))
-            return rc;
-    if (b->has_parent) {
-        if ((rc = send_to(h, b->parent)))
-            return rc;
-#ifndef NC_HB_BROKEN_SKIP_LAST
-        if ((rc = recv_from(h, b->parent)))             /* broadcast */
-            return rc;
-#endif
-    }
-    for (unsigned i = 0; i < b->nchildren; i++)
-        if ((rc = send_to(h, b->child[i])))
-            return rc;
-    return NC_OK;
-}
-
-int nc_hbar_run(nc_hbar *h, const nc_barrier *b)
-{
-    if (!h || !h->count || !b)
-        return NC_EINVAL;
-    if (b->algo == NC_BARRIER_PE && b->nsteps <= NC_BARRIER_MAX_STEPS)
-        return run_pe(h, b);
-    if (b->algo == NC_BARRIER_GB && b->nchildren <= NC_BARRIER_MAX_CHILDREN)
-        return run_gb(h, b);
-    return NC_EINVAL;
 }
 
 int nc_hbarrier(nc_port *p, const nc_barrier *b)

@@ -6,7 +6,10 @@
  * nc_barrier_pe, nc_barrier_gb), so both run on the same trees.
  *
  * Every barrier message is empty (0 B). The host does what the NIC does in
- * nc_barrier_start, one message at a time through the NIC:
+ * nc_barrier_start, one message at a time through the NIC, in the order of
+ * nc_barrier_expand (nicoll.h), the expansion the NIC's step list is made
+ * of: a send step sends to its peer, a receive step waits for the peer's
+ * message, an exchange does both, in that order. So:
  *   PE: for each step, send to the peer (EXCHANGE, SEND), then wait for
  *       the peer's message (EXCHANGE, RECV);
  *   GB: wait for a message from every child (gather), send to the parent,
