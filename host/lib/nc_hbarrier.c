@@ -10,6 +10,9 @@
  *                           for is dropped instead of counted
  *   NC_HB_BROKEN_SKIP_LAST  the last wait of a barrier is skipped (PE: the
  *                           last step's receive; GB: the broadcast)
+ *   NC_HB_BROKEN_STALE_CONTEXT  nc_hbarrier's context is not released when
+ *                           its port closes (a port reopened at the same
+ *                           address finds the old one)
  */
 #include "nc_hbarrier.h"
 
@@ -157,26 +160,49 @@ int nc_hbar_run(nc_hbar *h, const nc_barrier *b)
     return NC_OK;
 }
 
+/* The convenience contexts: one per open port of this process (at most
+ * NC_PORTS at a time). A slot is released when its port closes, so a port
+ * reopened later, even at the same address, gets a fresh context with
+ * receive buffers on the new port. */
+struct hb_slot { nc_port *p; nc_hbar h; };
+static struct hb_slot slots[NC_PORTS];
+
+static void release(nc_port *p, void *arg)
+{
+    struct hb_slot *s = arg;
+
+    if (s->p != p)
+        return;
+    nc_hbar_fini(&s->h);
+    s->p = NULL;
+}
+
 int nc_hbarrier(nc_port *p, const nc_barrier *b)
 {
-    /* one context per open port of this process (a process has at most
-     * NC_PORTS ports open); a slot is taken for good */
-    static struct { nc_port *p; nc_hbar h; } ctx[NC_PORTS];
+    struct hb_slot *s = NULL;
+    int rc;
 
     if (!p)
         return NC_EINVAL;
     for (unsigned i = 0; i < NC_PORTS; i++) {
-        if (ctx[i].p == p)
-            return nc_hbar_run(&ctx[i].h, b);
-        if (!ctx[i].p) {
-            int rc = nc_hbar_init(&ctx[i].h, p);
-            if (rc) {
-                nc_hbar_fini(&ctx[i].h);
-                return rc;
-            }
-            ctx[i].p = p;
-            return nc_hbar_run(&ctx[i].h, b);
-        }
+        if (slots[i].p == p)
+            return nc_hbar_run(&slots[i].h, b);
+        if (!slots[i].p && !s)
+            s = &slots[i];
     }
-    return NC_EINVAL;
+    if (!s)
+        return NC_EINVAL;
+    rc = nc_hbar_init(&s->h, p);
+#ifndef NC_HB_BROKEN_STALE_CONTEXT
+    if (!rc)
+        rc = nc_on_close(p, release, s);
+#else
+    (void)release;
+#endif
+    if (rc) {
+        nc_hbar_fini(&s->h);
+        return rc;
+    }
+    s->p = p;
+    return nc_hbar_run(&s->h, b);
 }

@@ -61,8 +61,9 @@ void nc_hbar_fini(nc_hbar *h);
 int nc_hbar_run(nc_hbar *h, const nc_barrier *b);
 
 /* Convenience: a context per open port, made on the port's first barrier
- * (which posts the receive buffers) and kept for the process's life: for a
- * port that stays open. Ports closed and reopened want nc_hbar_init. */
+ * (which posts the receive buffers) and released when the port closes
+ * (nc_on_close: a port reopened later, even at the same address, gets a
+ * new one). NC_EINVAL when NC_PORTS ports of this process have one. */
 int nc_hbarrier(nc_port *p, const nc_barrier *b);
 
 #endif

@@ -43,6 +43,9 @@ struct nc_port {
     uint32_t bar_last[1 + NC_BAR_MAX_STEPS], bar_last_words;   /* what the NIC holds */
     bool bar_busy;
     void *bar_ctx;
+    /* nc_on_close's hooks */
+    struct { void (*fn)(nc_port *, void *); void *arg; } hook[NC_CLOSE_HOOKS];
+    unsigned nhooks;
     /* events nc_barrier_wait took out of the ring, for nc_poll / nc_wait;
      * each keeps its token until the caller gets it, so that the stash
      * never holds more than the ring would have (docs/barrier.md) */
@@ -228,8 +231,22 @@ int nc_close(nc_port *p)
             break;
         p->be->delay_ns(p->be, 1000);
     }
+    while (p->nhooks--)
+        p->hook[p->nhooks].fn(p, p->hook[p->nhooks].arg);
     free(p);
     return rc;
+}
+
+int nc_on_close(nc_port *p, void (*fn)(nc_port *p, void *arg), void *arg)
+{
+    if (!p || !fn)
+        return NC_EINVAL;
+    if (p->nhooks == NC_CLOSE_HOOKS)
+        return NC_ENORES;
+    p->hook[p->nhooks].fn = fn;
+    p->hook[p->nhooks].arg = arg;
+    p->nhooks++;
+    return NC_OK;
 }
 
 void *nc_alloc(nc_port *p, size_t len)

@@ -64,6 +64,13 @@ int nc_open_pci(nc_port **out, const char *bar, unsigned port, size_t dma_arena,
                 uint64_t bus_base);
 /* Close: pending sends and receive buffers are cancelled (no events). */
 int nc_close(nc_port *p);
+/* Have nc_close(p) call fn(p, arg) once the port is closed, before its
+ * memory is freed (for state a library keeps per port: a port reopened
+ * later may get the same address). fn must not use p other than as a key.
+ * At most NC_CLOSE_HOOKS per port; called last registered first.
+ * NC_OK, NC_EINVAL, or NC_ENORES when the port has no hook free. */
+#define NC_CLOSE_HOOKS 4
+int nc_on_close(nc_port *p, void (*fn)(nc_port *p, void *arg), void *arg);
 
 unsigned nc_node_id(const nc_port *p);
 unsigned nc_node_count(const nc_port *p);

@@ -351,6 +351,39 @@ static void test_barrier_expand(void **state)
     assert_int_equal(nc_barrier_expand(NULL, s), NC_EINVAL);
 }
 
+static nc_port *hook_port[8];
+static uintptr_t hook_arg[8];
+static unsigned nhook;
+
+static void hook(nc_port *p, void *arg)
+{
+    hook_port[nhook] = p;
+    hook_arg[nhook++] = (uintptr_t)arg;
+}
+
+/* nc_on_close: every hook once, after the port closed, the last first. */
+static void test_close_hooks(void **state)
+{
+    nc_port *p;
+
+    (void)state;
+    nhook = 0;
+    assert_int_equal(nc_open_pci(&p, path, 0, 1 << 20, BUS), NC_OK);
+    for (uintptr_t i = 0; i < NC_CLOSE_HOOKS; i++)
+        assert_int_equal(nc_on_close(p, hook, (void *)(i + 1)), NC_OK);
+    assert_int_equal(nc_on_close(p, hook, NULL), NC_ENORES);
+    assert_int_equal(nc_on_close(p, NULL, NULL), NC_EINVAL);
+    assert_int_equal(nc_on_close(NULL, hook, NULL), NC_EINVAL);
+    assert_int_equal(nhook, 0);
+    assert_int_equal(nc_close(p), NC_OK);
+    assert_int_equal(R(ABI + NC_ABI_OFF_PORT(0) + NC_ABI_PORT_STATE), 0);
+    assert_int_equal(nhook, NC_CLOSE_HOOKS);
+    for (unsigned i = 0; i < NC_CLOSE_HOOKS; i++) {
+        assert_ptr_equal(hook_port[i], p);
+        assert_int_equal(hook_arg[i], NC_CLOSE_HOOKS - i);
+    }
+}
+
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -431,6 +464,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_barrier_lists, setup, teardown),
         cmocka_unit_test(test_barrier_expand),
         cmocka_unit_test_setup_teardown(test_barrier_wait_for, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_close_hooks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
