@@ -39,7 +39,7 @@ struct bar {
     uint8_t state;
     uint8_t sent;           /* the send part of step cur went */
     uint16_t cur, nsteps;
-    uint16_t pad;
+    uint16_t tail;          /* steps tail.. only send (GB's broadcast) */
     uint32_t gen;           /* the port's generation at start */
     uint32_t serial;        /* barriers started on this port */
     uint32_t cookie;
@@ -56,7 +56,7 @@ static nc_barrec_t rec[NC_FW_PORTS];
 /* identity of the held message from (node, port) to each local port */
 static uint32_t held_id[NC_FW_PORTS][NC_FW_MAX_NODES][NC_FW_PORTS][2];
 /* the barrier buffers' DMA target: its own page (the DMA writes it) */
-static uint32_t desc[NC_FW_PORTS][1 + NC_BAR_MAX_STEPS] __attribute__((aligned(4096)));
+static uint32_t bar_list[NC_FW_PORTS][1 + NC_BAR_MAX_STEPS] __attribute__((aligned(4096)));
 
 /* Bits set in rec[p].unexpected and held[]: nc_barrec's open and close
  * clear and scan NC_MAX_NODES (1024) bytes, thousands of cycles (over
@@ -143,6 +143,10 @@ static void advance(uint32_t pi)
     while (b->cur < b->nsteps) {
         const struct bstep *s = &b->step[b->cur];
 
+        /* only sends left: the barrier is complete here (everyone has
+         * entered), so the host hears it before the sends, not after */
+        if (b->cur == b->tail && !b->sent)
+            port_event(pi, b->gen, NC_EV_BARRIER, NC_ST_OK, b->cookie, 0, 0, 0);
         if ((s->op & NC_BSTEP_SEND) && !b->sent) {
             send_pkt(pi, s->node, s->port, ph_kind[s->op >> 4], b->gen, b->serial);
             b->sent = 1;
@@ -153,10 +157,11 @@ static void advance(uint32_t pi)
         b->sent = 0;
     }
     b->state = B_IDLE;
-    port_event(pi, b->gen, NC_EV_BARRIER, NC_ST_OK, b->cookie, 0, 0, 0);
+    if (b->tail == b->nsteps)
+        port_event(pi, b->gen, NC_EV_BARRIER, NC_ST_OK, b->cookie, 0, 0, 0);
 }
 
-static void start(uint32_t pi)
+static void bar_start(uint32_t pi)
 {
     struct bar *b = &bars[pi];
 
@@ -167,7 +172,7 @@ static void start(uint32_t pi)
     advance(pi);
 }
 
-static void refuse(uint32_t pi, uint32_t status, uint32_t cookie)
+static void bar_refuse(uint32_t pi, uint32_t status, uint32_t cookie)
 {
     port_event(pi, ports[pi].gen, NC_EV_BARRIER, status, cookie, 0, 0, 0);
 }
@@ -180,43 +185,42 @@ void bar_cmd(uint32_t pi, const uint32_t *a)
 
     PLOG(1);
     if (b->state != B_IDLE)
-        return refuse(pi, NC_ST_EBUSY, cookie);
+        return bar_refuse(pi, NC_ST_EBUSY, cookie);
     b->gen = ports[pi].gen;
     b->cookie = cookie;
     if (len == 0) {
         /* the previous list again: nothing to fetch */
         if (b->loaded_gen != b->gen)
-            return refuse(pi, NC_ST_EINVAL, cookie);
-        return start(pi);
+            return bar_refuse(pi, NC_ST_EINVAL, cookie);
+        return bar_start(pi);
     }
-    if (len < 4 || len > sizeof desc[0] || (len & 3))
-        return refuse(pi, NC_ST_EINVAL, cookie);
+    if (len < 4 || len > sizeof bar_list[0] || (len & 3))
+        return bar_refuse(pi, NC_ST_EINVAL, cookie);
     if (!port_check(&ports[pi], hi, lo, len))
-        return refuse(pi, NC_ST_EFAULT, cookie);
+        return bar_refuse(pi, NC_ST_EFAULT, cookie);
     b->state = B_LOADING;
     b->loaded_gen = 0;
     r.kind = DMA_BARRIER;
     r.port = (uint8_t)pi;
     r.arg = (uint16_t)len;
     r.gen = b->gen;
-    r.lar = (uint32_t)(uintptr_t)desc[pi];
+    r.lar = (uint32_t)(uintptr_t)bar_list[pi];
     r.eah = hi;
     r.eal = lo;
     r.len = len;
     r.last = 1;
     if (!dma_queue(true, &r)) {
         b->state = B_IDLE;
-        refuse(pi, NC_ST_ENORES, cookie);
+        bar_refuse(pi, NC_ST_ENORES, cookie);
     }
 }
 
-/* Check the list in desc[pi] (len bytes) and copy it into the steps. */
+/* Check the list in bar_list[pi] (len bytes) and copy it into the steps. */
 static bool parse(uint32_t pi, uint32_t len)
 {
     struct bar *b = &bars[pi];
-    const uint32_t *w = desc[pi];
+    const uint32_t *w = bar_list[pi];
     uint32_t n = w[0] & 0xFFFF;
-    uint8_t rt[8];
 
     if (w[0] >> 16 != NC_BAR_MAGIC || n > NC_BAR_MAX_STEPS || len != 4 * (1 + n))
         return false;
@@ -225,11 +229,13 @@ static bool parse(uint32_t pi, uint32_t len)
         uint32_t port = (w[1 + i] >> 16) & 255, node = w[1 + i] & 0xFFFF;
 
         if (!op || op > 3 || ph > NC_BSTEP_BCAST || port >= NC_FW_PORTS || node >= n_nodes ||
-            node >= NC_FW_MAX_NODES || (node == my_node && port == pi) || !route_to(node, rt + 8))
+            node >= NC_FW_MAX_NODES || (node == my_node && port == pi) || !route_len(node))
             return false;
         b->step[i] = (struct bstep){ (uint16_t)node, (uint8_t)port, (uint8_t)(op | ph << 4) };
     }
     b->nsteps = (uint16_t)n;
+    for (b->tail = (uint16_t)n; b->tail && (b->step[b->tail - 1].op & 3) == NC_BSTEP_SEND;)
+        b->tail--;
     return true;
 }
 
@@ -241,10 +247,10 @@ void bar_desc_done(uint32_t pi, uint32_t gen, uint32_t len, bool ok)
         return;     /* the port closed meanwhile */
     if (!ok || !parse(pi, len)) {
         b->state = B_IDLE;
-        return refuse(pi, ok ? NC_ST_EINVAL : NC_ST_EFAULT, b->cookie);
+        return bar_refuse(pi, ok ? NC_ST_EINVAL : NC_ST_EFAULT, b->cookie);
     }
     b->loaded_gen = b->gen;
-    start(pi);
+    bar_start(pi);
 }
 
 void bar_port_open(uint32_t pi)

@@ -46,6 +46,8 @@ static inline bool hal_dma_done(const volatile struct hal_dma_desc *d)
 
 /* Timer 0: TIME0 latches 'ticks' x 0.5 us from now. */
 static inline void hal_timer0(uint32_t ticks) { HAL_REG(L9_IT0) = ticks; }
+/* Timer 1 (TIME1), the same way: the delayed ACKs. */
+static inline void hal_timer1(uint32_t ticks) { HAL_REG(L9_IT1) = ticks; }
 
 /* Raise the host interrupt (ISR.HOST_SIG; the host masks it with EIMR). */
 static inline void hal_host_signal(void) { HAL_REG(L9_ISR) = L9_ISR_HOST_SIG; }

@@ -3,7 +3,7 @@
  * Control packets (ACK, NACK, REJECT): a FIFO in front of the data on the
  * wire, so that acknowledgements are never stuck behind a window of data.
  * A new ACK to the peer of the last queued ACK replaces it (ACKs are
- * cumulative).
+ * cumulative), and an ACK's value is taken when it goes on the wire.
  */
 #include "mcp.h"
 
@@ -51,9 +51,11 @@ void ctrl_send_one(void)
         return;
     p->type = c.type;
     p->src = (uint16_t)my_node;
-    p->seq = c.seq;
+    /* an ACK says what has arrived by now (and pays what was owed) */
+    p->seq = c.type == NC_PT_ACK ? rx_ack_now(c.peer) : c.seq;
     p->src_port = p->dst_port = p->flags = p->pad = 0;
     p->msg_len = p->offset = p->len = 0;
     p->pad2[0] = p->pad2[1] = 0;
+    p->ack = p->pad3 = 0;
     hal_tx(h, rl, h + NC_PKT_HDR);
 }

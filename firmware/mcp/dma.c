@@ -16,18 +16,35 @@ struct engine {
 static struct engine eng[2];   /* 0: L2E, 1: E2L */
 static volatile struct hal_dma_desc desc[2] __attribute__((aligned(8)));
 
-/* A finished (or empty) transfer: its owner's callback. */
-static void complete(const struct dma_req *d, bool ok)
+/* A finished (or empty) transfer: its owner's callback. Takes the fields,
+ * not the request: the request's slot is free again when this runs, and
+ * copying the whole request cost more than the callback. */
+static void complete(uint32_t kind, uint32_t port, uint32_t gen, uint16_t arg, bool last,
+                     bool ok)
 {
-    if (d->kind == DMA_SDMA)
-        tx_sdma_done(d->arg, ok);
-    else if (d->kind == DMA_RDMA) {
-        if (d->last)
-            rx_rdma_done(d->arg);
-    } else if (d->kind == DMA_BARRIER)
-        bar_desc_done(d->port, d->gen, d->arg, ok);
+    if (kind == DMA_SDMA)
+        tx_sdma_done(arg, ok);
+    else if (kind == DMA_RDMA) {
+        if (last)
+            rx_rdma_done(arg);
+    } else if (kind == DMA_BARRIER)
+        bar_desc_done(port, gen, arg, ok);
     else
-        port_event_dma_done(d->arg);
+        port_event_dma_done(arg);
+}
+
+/* Take the request at the head of engine e off its queue and call its
+ * owner back. */
+static void pop_complete(struct engine *g, bool ok)
+{
+    const struct dma_req *r = &g->q[g->head];
+    uint32_t kind = r->kind, port = r->port, gen = r->gen;
+    uint16_t arg = r->arg;
+    bool last = r->last;
+
+    g->head = (g->head + 1) % NC_FW_DMA_QUEUE;
+    g->count--;
+    complete(kind, port, gen, arg, last, ok);
 }
 
 static void start(int e)
@@ -47,10 +64,7 @@ static void start(int e)
             return;
         }
         /* nothing to move: complete at once */
-        struct dma_req done = *r;
-        g->head = (g->head + 1) % NC_FW_DMA_QUEUE;
-        g->count--;
-        complete(&done, true);
+        pop_complete(g, true);
     }
 }
 
@@ -91,11 +105,8 @@ void dma_poll(uint32_t isr)
             hal_isr_clear(L9_ISR_MEM_INT);
             ok = false;
         }
-        struct dma_req done = g->q[g->head];
-        g->head = (g->head + 1) % NC_FW_DMA_QUEUE;
-        g->count--;
         g->busy = false;
-        complete(&done, ok);
+        pop_complete(g, ok);
         start(e);
     }
 }

@@ -9,14 +9,28 @@
 #include "shared_block.h"
 
 extern char __mem_size[];
+/* The top of SRAM as a word in .data: with -mcmodel=small (mk/nicoll.mk)
+ * the code addresses symbols in 21 bits, and __mem_size (2 MiB on the
+ * LANai 9 link) is beyond them; a 32-bit data relocation is not. */
+static char *volatile mem_top = __mem_size;
 
 volatile struct nc_abi nc_abi_block __attribute__((aligned(4096)));
 uint32_t my_node, n_nodes;
 
 void tx_init(void);
 
-uint32_t route_to(uint32_t node, uint8_t *hdr)
+/* The routes, copied out of the ABI block the first time each is used: the
+ * 8 bytes before a packet header (the route right-aligned, as hal_tx sends
+ * it) as two words, and the length. The host writes a node's route before
+ * it raises routes_valid past the node and never again (libnicoll's first
+ * open), so a copy taken after that stays right; copying two words per
+ * packet replaces a byte loop over volatile SRAM. */
+static uint32_t rt_img[NC_FW_MAX_NODES][2];
+static uint8_t rt_len[NC_FW_MAX_NODES];
+
+static uint32_t route_load(uint32_t node)
 {
+    uint8_t img[8] __attribute__((aligned(4))) = { 0 };
     uint32_t len;
 
     if (node >= NC_FW_MAX_NODES || nc_abi_block.routes_valid <= node)
@@ -25,7 +39,29 @@ uint32_t route_to(uint32_t node, uint8_t *hdr)
     if (!len || len > NC_FW_MAX_ROUTE)
         return 0;
     for (uint32_t i = 0; i < len; i++)
-        hdr[(int)i - (int)len] = nc_abi_block.routes[node][1 + i];
+        img[8 - len + i] = nc_abi_block.routes[node][1 + i];
+    rt_img[node][0] = ((uint32_t *)img)[0];
+    rt_img[node][1] = ((uint32_t *)img)[1];
+    rt_len[node] = (uint8_t)len;
+    return len;
+}
+
+uint32_t route_len(uint32_t node)
+{
+    if (node < NC_FW_MAX_NODES && rt_len[node])
+        return rt_len[node];
+    return route_load(node);
+}
+
+uint32_t route_to(uint32_t node, uint8_t *hdr)
+{
+    uint32_t len = route_len(node);
+
+    if (len) {
+        /* hdr is 8-byte aligned (hal_tx) */
+        ((uint32_t *)hdr)[-2] = rt_img[node][0];
+        ((uint32_t *)hdr)[-1] = rt_img[node][1];
+    }
     return len;
 }
 
@@ -36,7 +72,7 @@ uint32_t route_to(uint32_t node, uint8_t *hdr)
 void __crt0_start(int argc, char **argv) __attribute__((noreturn));
 void __crt0_start(int argc, char **argv)
 {
-    volatile uint32_t *sb = (volatile uint32_t *)NC_SB_ADDR((uint32_t)(uintptr_t)__mem_size);
+    volatile uint32_t *sb = (volatile uint32_t *)NC_SB_ADDR((uint32_t)(uintptr_t)mem_top);
 
     (void)argc;
     (void)argv;
@@ -64,6 +100,8 @@ void __crt0_start(int argc, char **argv)
             dma_poll(isr);
         if (isr & L9_ISR_TIME0)
             tx_timer();
+        if (isr & L9_ISR_TIME1)
+            rx_ack_timer();
         if (tx_active || ctrl_pending())
             tx_poll(hal_isr());
         ports_poll();

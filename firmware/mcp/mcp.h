@@ -61,8 +61,10 @@ struct port {
     uint32_t ev_hi, ev_lo, ev_slots, ev_next;
     struct region reg[NC_FW_REGIONS];
     struct rtoken rtok[NC_FW_RECV_TOKENS];
-    uint16_t rq[NC_FW_RECV_TOKENS];     /* valid tokens, oldest first */
-    uint32_t nrq;
+    uint16_t rq[NC_FW_RECV_TOKENS];     /* ring of the valid tokens, oldest at rq_head */
+    uint32_t nrq, rq_head;
+    uint16_t rfree[NC_FW_RECV_TOKENS];  /* the free tokens (a stack) */
+    uint32_t nrfree;
 };
 extern struct port ports[NC_FW_PORTS];
 extern volatile struct nc_abi nc_abi_block;
@@ -108,20 +110,28 @@ void tx_fence(uint32_t peer, uint32_t port);
 /* The NIC clock in MHz (the EEPROM clock value: MHz on the emulated boards,
  * docs/myrinet.md); scales the retransmission timeout. */
 void tx_set_clock(uint32_t mhz);
+extern uint32_t tx_rto;             /* the retransmission timeout, RTC ticks */
 
 /* ---- receive side (rx.c) ------------------------------------------------- */
 void rx_init(void);
 void rx_packet(uint32_t isr);
 void rx_rdma_done(uint16_t buf);
 void rx_port_closed(uint32_t port);
+/* The cumulative ACK for peer, for a header going there now: whatever ACK
+ * the peer was owed is then on its way (rx.c's delayed ACKs). */
+uint32_t rx_ack_now(uint32_t peer);
+void rx_ack_timer(void);            /* ISR.TIME1: the ACKs owed go out */
 
 /* ---- control packets (ctrl.c) ------------------------------------------- */
 void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq);
 bool ctrl_pending(void);
 void ctrl_send_one(void);           /* only when ISR.SEND */
 
-/* Where the route to a node is, or 0 bytes if the host has not loaded it. */
+/* Put the route to a node in the 8 bytes before hdr (8-byte aligned);
+ * its length, or 0 bytes if the host has not loaded it. */
 uint32_t route_to(uint32_t node, uint8_t *hdr);
+/* The route's length alone (0: none). */
+uint32_t route_len(uint32_t node);
 
 #include "barrier.h"
 

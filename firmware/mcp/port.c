@@ -41,8 +41,7 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
 {
     struct port *p = &ports[pi];
     struct dma_req r;
-    uint32_t *e, slot;
-    uint64_t bus;
+    uint32_t *e, slot, off, lo;
 
     PROF(4);
     if (!p->open || p->gen != gen || !ev_nfree)
@@ -57,16 +56,16 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
     e[5] = src;
     e[6] = src_port;
     e[7] = 0;
-    bus = ((uint64_t)p->ev_hi << 32 | p->ev_lo) +
-          (uint64_t)((p->ev_next & (p->ev_slots - 1)) * (NC_EV_WORDS * 4));   /* slots: a power of two */
+    off = (p->ev_next & (p->ev_slots - 1)) * (NC_EV_WORDS * 4);   /* slots: a power of two */
+    lo = p->ev_lo + off;
     p->ev_next++;
     r.kind = DMA_EVENT;
     r.port = (uint8_t)pi;
     r.arg = (uint16_t)slot;
     r.gen = gen;
     r.lar = (uint32_t)(uintptr_t)e;
-    r.eah = (uint32_t)(bus >> 32);
-    r.eal = (uint32_t)bus;
+    r.eah = p->ev_hi + (lo < off);   /* the carry of the 64-bit bus address */
+    r.eal = lo;
     r.len = NC_EV_WORDS * 4;
     r.last = 1;
     PROF(5);
@@ -95,17 +94,27 @@ void send_done(uint16_t tok, uint32_t status)
 uint16_t port_take_rtoken(struct port *p, uint32_t len)
 {
     /* the oldest buffer that holds the message (GM matches by size too);
-     * rq lists the tokens in the order they were given, so this is
-     * usually the first one */
+     * rq is a ring of the tokens in the order they were given, so this is
+     * almost always its head */
     for (uint32_t i = 0; i < p->nrq; i++) {
-        uint16_t k = p->rq[i];
+        uint32_t at = (p->rq_head + i) % NC_FW_RECV_TOKENS;
+        uint16_t k = p->rq[at];
 
         if (p->rtok[k].len < len)
             continue;
-        for (uint32_t j = i + 1; j < p->nrq; j++)
-            p->rq[j - 1] = p->rq[j];
+        if (i == 0) {
+            p->rq_head = (p->rq_head + 1) % NC_FW_RECV_TOKENS;
+        } else {
+            /* close the gap: the ones after it move up by one */
+            for (uint32_t j = i + 1; j < p->nrq; j++) {
+                uint32_t to = (p->rq_head + j - 1) % NC_FW_RECV_TOKENS;
+
+                p->rq[to] = p->rq[(to + 1) % NC_FW_RECV_TOKENS];
+            }
+        }
         p->nrq--;
         p->rtok[k].valid = 0;
+        p->rfree[p->nrfree++] = k;
         return k;
     }
     return NONE16;
@@ -122,13 +131,12 @@ static void cmd_send(uint32_t pi, const uint32_t *a)
 {
     struct port *p = &ports[pi];
     uint32_t hi = a[1], lo = a[2], len = a[3], dst = a[4], dport = a[5], cookie = a[6];
-    uint8_t rt[8];
 
     if (dst >= n_nodes || dst >= NC_FW_MAX_NODES || dport >= NC_FW_PORTS || len > NC_FW_MAX_MSG)
         return refuse(pi, NC_CMD_SEND, NC_ST_EINVAL, cookie);
     if (len && !port_check(p, hi, lo, len))
         return refuse(pi, NC_CMD_SEND, NC_ST_EFAULT, cookie);
-    if (!route_to(dst, rt + 8))
+    if (!route_len(dst))
         return refuse(pi, NC_CMD_SEND, NC_ST_ENOROUTE, cookie);
     for (uint32_t i = 0; i < NC_FW_SEND_TOKENS; i++) {
         uint16_t k = (uint16_t)(pi * NC_FW_SEND_TOKENS + i);
@@ -152,7 +160,7 @@ static void cmd_send(uint32_t pi, const uint32_t *a)
         t->kind = 0;
         tx_message(k);
         /* straight on to the wire if the engine is free (latency) */
-        tx_poll(hal_isr());
+        tx_kick(dst);
         return;
     }
     refuse(pi, NC_CMD_SEND, NC_ST_ENORES, cookie);
@@ -167,17 +175,16 @@ static void cmd_recv(uint32_t pi, const uint32_t *a)
         return refuse(pi, NC_CMD_RECV, NC_ST_EINVAL, cookie);
     if (len && !port_check(p, hi, lo, len))
         return refuse(pi, NC_CMD_RECV, NC_ST_EFAULT, cookie);
-    for (uint32_t i = 0; i < NC_FW_RECV_TOKENS; i++) {
+    if (p->nrfree) {
+        uint16_t i = p->rfree[--p->nrfree];
         struct rtoken *t = &p->rtok[i];
 
-        if (t->valid)
-            continue;
         t->valid = 1;
         t->hi = hi;
         t->lo = lo;
         t->len = len;
         t->cookie = cookie;
-        p->rq[p->nrq++] = (uint16_t)i;
+        p->rq[(p->rq_head + p->nrq++) % NC_FW_RECV_TOKENS] = i;
         return;
     }
     refuse(pi, NC_CMD_RECV, NC_ST_ENORES, cookie);
@@ -187,9 +194,13 @@ static void port_reset(struct port *p)
 {
     for (uint32_t i = 0; i < NC_FW_REGIONS; i++)
         p->reg[i].valid = 0;
-    for (uint32_t i = 0; i < NC_FW_RECV_TOKENS; i++)
+    for (uint32_t i = 0; i < NC_FW_RECV_TOKENS; i++) {
         p->rtok[i].valid = 0;
+        p->rfree[i] = (uint16_t)(NC_FW_RECV_TOKENS - 1 - i);    /* token 0 first */
+    }
+    p->nrfree = NC_FW_RECV_TOKENS;
     p->nrq = 0;
+    p->rq_head = 0;
 }
 
 __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)

@@ -16,6 +16,18 @@
  * the first packet of each message it sends to the port is REJECTed, so no
  * message meant for the old process reaches a new one. The sender fails
  * those messages (NC_ST_EPORTCLOSED) and then sends the FENCE.
+ *
+ * Delayed ACKs: a barrier packet is not acknowledged at once. Every
+ * packet that goes to its sender carries the cumulative ACK (wire.h), and
+ * in a barrier one often does soon (the partner's own barrier message);
+ * only if none has gone for a whole period of timer 1 (a
+ * quarter of the retransmission timeout: an ACK is owed between one and
+ * two periods, so the sender's timer never sees the delay) does an ACK
+ * packet go. Data packets, duplicates and the NC_FW_WINDOW / 2-th packet
+ * owed are acknowledged at once, as before: a stream is never held back.
+ * (Delaying the ACKs of empty messages too made R7's host-based PE 3%
+ * faster on 2 nodes and 17% slower on 8 of P-GM1-L43: the ACKs then went
+ * out in bursts at the timer, beside the next barrier's messages.)
  */
 #include "mcp.h"
 
@@ -33,6 +45,67 @@ static struct rxconn rxc[NC_FW_MAX_NODES];
 static uint8_t rx_buf[NC_FW_RX_BUFS][RX_BUF] __attribute__((aligned(4096)));
 static uint8_t rx_held[NC_FW_RX_BUFS];
 static uint32_t rx_armed = NONE16;      /* buffer the engine is armed with */
+
+/* Delayed ACKs: packets accepted since the last ACK went to each peer,
+ * whether a timer 1 period has passed since, and the peers that may owe
+ * one (each once). */
+static uint8_t owes[NC_FW_MAX_NODES], aged[NC_FW_MAX_NODES], listed[NC_FW_MAX_NODES];
+static uint16_t owe_list[NC_FW_MAX_NODES];
+static uint32_t n_owe;
+static bool ack_timer_on;
+
+uint32_t rx_ack_now(uint32_t peer)
+{
+    owes[peer] = 0;
+    aged[peer] = 0;
+    return rxc[peer].w.expected - 1;
+}
+
+/* Acknowledge the packet just accepted from src: now, or with the next
+ * packet to src, or when timer 1 expires. */
+static void ack(uint32_t src, bool now)
+{
+    if (!now && owes[src] < NC_FW_WINDOW / 2 - 1) {
+        owes[src]++;
+        if (!listed[src]) {
+            listed[src] = 1;
+            owe_list[n_owe++] = (uint16_t)src;
+        }
+        if (!ack_timer_on) {
+            hal_timer1(tx_rto / 4);
+            ack_timer_on = true;
+        }
+        return;
+    }
+    ctrl_queue(src, NC_PT_ACK, 0);      /* the value is taken when it goes */
+    if (hal_isr() & L9_ISR_SEND)
+        ctrl_send_one();
+}
+
+/* TIME1: an ACK owed since the previous period goes now; one owed since
+ * this period waits for the next (the list keeps only those). */
+void rx_ack_timer(void)
+{
+    uint32_t kept = 0;
+
+    hal_isr_clear(L9_ISR_TIME1);
+    for (uint32_t i = 0; i < n_owe; i++) {
+        uint32_t peer = owe_list[i];
+
+        if (owes[peer] && !aged[peer]) {
+            aged[peer] = 1;
+            owe_list[kept++] = (uint16_t)peer;
+            continue;
+        }
+        listed[peer] = 0;
+        if (owes[peer])
+            ctrl_queue(peer, NC_PT_ACK, 0);
+    }
+    n_owe = kept;
+    ack_timer_on = kept != 0;
+    if (kept)
+        hal_timer1(tx_rto / 4);
+}
 
 static void arm(void)
 {
@@ -132,9 +205,7 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
         c->nack_sent = 0;
         bar_packet(src, h);
         PROF(2);
-        ctrl_queue(src, NC_PT_ACK, reply);
-        if (hal_isr() & L9_ISR_SEND)
-            ctrl_send_one();
+        ack(src, false);
         PROF(3);
         return false;
     }
@@ -175,9 +246,7 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
     /* the host's event first (latency), then the ACK, on the wire at once
      * if the engine is free */
     held = (h->flags & NC_DF_FENCE) ? false : deliver(src, h, b);
-    ctrl_queue(src, NC_PT_ACK, reply);
-    if (hal_isr() & L9_ISR_SEND)
-        ctrl_send_one();
+    ack(src, true);
     return held;
 }
 
@@ -208,7 +277,13 @@ void rx_packet(uint32_t isr)
         case NC_PT_BAR_PE:
         case NC_PT_BAR_GATHER:
         case NC_PT_BAR_BCAST:
-        case NC_PT_BAR_REJECT: held = data(h->src, h, n, b); break;
+        case NC_PT_BAR_REJECT:
+            held = data(h->src, h, n, b);
+            /* then the piggy-backed ACK: its SENT events queue behind
+             * the RECV or barrier event this packet may have made (the
+             * one the host is waiting for) */
+            tx_ack(h->src, h->ack);
+            break;
         case NC_PT_ACK: tx_ack(h->src, h->seq); break;
         case NC_PT_NACK: tx_nack(h->src, h->seq); break;
         case NC_PT_REJECT: tx_reject(h->src, h->seq); break;

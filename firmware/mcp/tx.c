@@ -164,6 +164,7 @@ static bool build(uint32_t peer)
     h->len = len;
     h->pad2[0] = t->kind ? t->gen : 0;         /* a barrier packet's identity */
     h->pad2[1] = t->kind ? t->cookie : 0;
+    h->pad3 = 0;
     t->built += len;
     t->started = 1;
     if (t->built == t->len)
@@ -217,6 +218,9 @@ static bool transmit(uint32_t peer)
         return false;
     h = hdr_of(i);
     rl = route_to(peer, h);
+    /* the ACK of the other direction rides along (written now, not when
+     * built: a packet sent again carries the latest) */
+    ((struct nc_pkt *)h)->ack = rx_ack_now(peer);
     hal_tx(h, rl, h + NC_PKT_HDR + pd[i].len);
     c->send_next++;
     if (!timer_on) {
@@ -259,13 +263,15 @@ void tx_poll(uint32_t isr)
             rr = i + 1;
         }
     }
-    /* then drop the ones with nothing left (not during the walk: the
-     * list would move under it) */
+    /* then drop the ones with nothing left to build or to put on the wire
+     * (not during the walk: the list would move under it). Packets that
+     * only wait for their ACK need no polling: a NACK or the timer puts
+     * the peer back (set_active), and the loop stays short meanwhile. */
     for (i = 0; i < tx_active;) {
         uint32_t peer = alist[i];
         struct txconn *c = &txc[peer];
 
-        if (c->w.count == 0 && c->cur == NONE16) {
+        if (c->cur == NONE16 && c->send_next == c->w.base + c->w.count) {
             in_list[peer] = 0;
             alist[i] = alist[--tx_active];
         } else {

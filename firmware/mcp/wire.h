@@ -4,7 +4,9 @@
  * consume). The first 16-bit word is the packet type, in the project's range
  * 0x0A00..0x0AFF (shared/docs/lanai9-nic.md); all fields big-endian, as the
  * LANai stores them. Data packets carry a connection sequence number; the
- * control packets answer with one.
+ * control packets answer with one. Every DATA and barrier packet also
+ * carries the sender's cumulative ACK of the other direction (ack), so an
+ * ACK packet is needed only when nothing goes back soon (rx.c).
  */
 #ifndef NC_WIRE_H
 #define NC_WIRE_H
@@ -41,8 +43,11 @@ struct nc_pkt {
     uint32_t offset;    /* of this payload in the message */
     uint32_t len;       /* payload bytes in this packet */
     uint32_t pad2[2];
-};                      /* 32 bytes, then the payload */
+    uint32_t ack;       /* DATA and barrier packets: a cumulative ACK of the other
+                           direction, piggy-backed (everything up to ack arrived) */
+    uint32_t pad3;
+};                      /* 40 bytes, then the payload */
 
-#define NC_PKT_HDR 32u
+#define NC_PKT_HDR 40u
 
 #endif
