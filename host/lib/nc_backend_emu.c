@@ -5,30 +5,17 @@
 #include "nc_backend.h"
 #include "nicoll.h"
 
-/* Weak: the QEMU binary of this tree exports only the calls listed in
- * lanai-emu/qemu/hw/lanai/myrinet-hostif.syms, which does not (yet) name
- * the PIO bursts and nc_host_route. Without them: word-by-word PIO (timed
- * the same, docs/host-runtime.md) and the crossbar's routes (0x80 | dst). */
-#pragma weak nc_host_pio_write_block
-#pragma weak nc_host_route
-/* The library's costs (nc_host_charge_post, _recv) are not weak: an
- * emulator without them refuses the program when it loads it, rather than
- * running it without its costs. */
+/* Every call is exported by the emulator (lanai-emu/qemu/hw/lanai/
+ * myrinet-hostif.syms) and by refsim; none is weak, so an emulator without
+ * one refuses the program when it loads it instead of running it with a
+ * cost or a route missing. */
 
 static uint32_t rd(struct nc_backend *be, uint32_t off) { (void)be; return nc_host_pio_read32(off); }
 static void wr(struct nc_backend *be, uint32_t off, uint32_t v) { (void)be; nc_host_pio_write32(off, v); }
 static void wrb(struct nc_backend *be, uint32_t off, const void *buf, uint32_t len)
 {
-    const uint8_t *b = buf;
-
     (void)be;
-    if (nc_host_pio_write_block) {
-        nc_host_pio_write_block(off, buf, len);
-        return;
-    }
-    for (uint32_t i = 0; i + 4 <= len; i += 4)
-        nc_host_pio_write32(off + i, (uint32_t)b[i] << 24 | (uint32_t)b[i + 1] << 16 |
-                                     (uint32_t)b[i + 2] << 8 | b[i + 3]);
+    nc_host_pio_write_block(off, buf, len);
 }
 static void *dalloc(struct nc_backend *be, size_t len, uint64_t *bus)
 {
@@ -45,12 +32,7 @@ static uint64_t now(struct nc_backend *be) { (void)be; return nc_host_now_ns(); 
 static int route(struct nc_backend *be, unsigned dst, uint8_t *r, size_t max)
 {
     (void)be;
-    if (nc_host_route)
-        return nc_host_route(dst, r, max);
-    if (dst >= nc_host_nodes() || max < 1)
-        return -1;
-    r[0] = (uint8_t)(0x80u | dst);
-    return 1;
+    return nc_host_route(dst, r, max);
 }
 
 static struct nc_backend emu = {
