@@ -14,7 +14,8 @@ FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/
 # instead of a hi/lo pair, cheap enough to rematerialise: the backend
 # parks fewer address constants on the stack); all of the MCP's data lies
 # below 1 MiB (lanai-ld checks). mk/nicoll.mk is a dependency: flags rebuild.
-FW_CFLAGS := -O2 -mcmodel=small -Wall -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
+# -O3 rather than -O2: 3-7% fewer instructions per barrier (mcp_profile).
+FW_CFLAGS := -O3 -mcmodel=small -Wall -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
 FW_LDFLAGS := -Wl,--mem-size,2M
 NCL_BAR_SRCS := host/lib/nc_barrier_spec.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
 NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c $(NCL_BAR_SRCS)

@@ -100,6 +100,7 @@ static void send_pkt(uint32_t pi, uint32_t node, uint32_t port, uint8_t kind, ui
     PLOG(2);
     k = tok_free[--tok_nfree];
     t = &stok[k];
+    NC_OPAQUE(t);
     t->used = 1;
     t->port = (uint8_t)pi;
     t->dst_port = (uint8_t)port;
@@ -135,11 +136,13 @@ static bool take(uint32_t pi, uint32_t node, uint32_t port)
     return got;
 }
 
-/* Run the steps as far as the record allows; complete at the end. */
-static void advance(uint32_t pi)
+/* Run the steps as far as the record allows; complete at the end.
+ * Inlined into its two callers (a call spills the caller's registers). */
+static inline __attribute__((always_inline)) void advance(uint32_t pi)
 {
     struct bar *b = &bars[pi];
 
+    NC_OPAQUE(b);
     while (b->cur < b->nsteps) {
         const struct bstep *s = &b->step[b->cur];
 

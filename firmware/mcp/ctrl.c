@@ -14,6 +14,12 @@ static uint32_t head, count;
 #define CTRL_BUF (8u + NC_PKT_HDR)
 static uint8_t buf[NC_FW_CTRL_BUFS][CTRL_BUF] __attribute__((aligned(8)));
 static uint32_t next_buf;
+/* ACK packets, the most frequent: one per peer, built once (route, type,
+ * source; the rest zero), so an ACK writes only its sequence number. The
+ * buffer may be written again at once: ctrl_send_one runs only when
+ * ISR.SEND is set, i.e. the previous packet has left (docs/nic.md). */
+static uint8_t ack_buf[NC_FW_MAX_NODES][CTRL_BUF] __attribute__((aligned(8)));
+static uint8_t ack_rl[NC_FW_MAX_NODES];     /* route length; 0: not built yet */
 
 void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq)
 {
@@ -36,6 +42,26 @@ bool ctrl_pending(void)
     return count != 0;
 }
 
+static void send_ack(uint32_t peer)
+{
+    uint8_t *h = ack_buf[peer] + 8;
+    struct nc_pkt *p = (struct nc_pkt *)h;
+    uint32_t rl = ack_rl[peer];
+
+    NC_OPAQUE(p);
+    if (!rl) {
+        rl = route_to(peer, h);
+        if (!rl)
+            return;
+        p->type = NC_PT_ACK;
+        p->src = (uint16_t)my_node;
+        ack_rl[peer] = (uint8_t)rl;     /* the rest is zero (.bss) */
+    }
+    /* an ACK says what has arrived by now (and pays what was owed) */
+    p->seq = rx_ack_now(peer);
+    hal_tx(h, rl, h + NC_PKT_HDR);
+}
+
 void ctrl_send_one(void)
 {
     struct ctrl c = q[head];
@@ -43,16 +69,18 @@ void ctrl_send_one(void)
     struct nc_pkt *p = (struct nc_pkt *)h;
     uint32_t rl;
 
+    NC_OPAQUE(p);
     head = (head + 1) % NC_FW_CTRL_QUEUE;
     count--;
+    if (c.type == NC_PT_ACK)
+        return send_ack(c.peer);
     next_buf = (next_buf + 1) % NC_FW_CTRL_BUFS;
     rl = route_to(c.peer, h);
     if (!rl)
         return;
     p->type = c.type;
     p->src = (uint16_t)my_node;
-    /* an ACK says what has arrived by now (and pays what was owed) */
-    p->seq = c.type == NC_PT_ACK ? rx_ack_now(c.peer) : c.seq;
+    p->seq = c.seq;
     p->src_port = p->dst_port = p->flags = p->pad = 0;
     p->msg_len = p->offset = p->len = 0;
     p->pad2[0] = p->pad2[1] = 0;

@@ -26,18 +26,31 @@
 
 #define NONE16 0xFFFFu
 
+/* The LANai backend folds a global array's address into every access of
+ * an element's field (a constant load and an indexed access: two
+ * instructions a field, and registers held for each constant). Hiding the
+ * element's address from the optimiser makes the accesses base + offset,
+ * one instruction each; for code that touches many fields of one element. */
+#define NC_OPAQUE(ptr) __asm__("" : "+r"(ptr))
+
 /* ---- DMA (dma.c) --------------------------------------------------------- */
 enum dma_kind { DMA_SDMA, DMA_RDMA, DMA_EVENT, DMA_BARRIER };
-struct dma_req {
+struct dma_req {            /* 32 bytes: a queue slot's address is a shift */
     uint8_t kind, port;
     uint16_t arg;           /* packet descriptor, rx buffer or event slot */
     uint32_t gen;           /* port generation when queued (RDMA, EVENT) */
     uint32_t lar, eah, eal, len;
     uint8_t last;           /* RDMA: buffer is released after this one */
+    uint8_t pad[7];
 };
 /* Queue a transfer; false when the queue is full (callers size their pools
  * so that it never is). */
 bool dma_queue(bool to_lanai, const struct dma_req *r);
+/* The same without a copy: the free slot at the queue's tail (NULL when
+ * full), filled by the caller, then queued by dma_push. */
+struct dma_req *dma_slot(bool to_lanai);
+void dma_push(bool to_lanai);
+void dma_push_checked_l2e(void);    /* dma_push(false) for a fresh, non-empty request */
 void dma_poll(uint32_t isr);
 bool dma_busy(void);
 
@@ -96,8 +109,9 @@ struct pktd {               /* a packet descriptor */
     uint32_t seq, offset, len;
 };
 enum { PD_FREE, PD_SDMA, PD_READY };
-void tx_message(uint16_t tok);      /* a new send token for its connection */
-void tx_kick(uint32_t peer);        /* build and send peer's next packet now if the wire is free */
+void tx_message(uint16_t tok);      /* a new send token for its connection; then tx_kick */
+void tx_kick(uint32_t peer);        /* build and send peer's next packet now if the wire is free;
+                                       tx_poll does the rest */
 void tx_poll(uint32_t isr);
 void tx_sdma_done(uint16_t pd, bool ok);
 void tx_ack(uint32_t peer, uint32_t ack);

@@ -40,14 +40,20 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
                 uint32_t len, uint32_t src, uint32_t src_port)
 {
     struct port *p = &ports[pi];
-    struct dma_req r;
+    struct dma_req *r;
     uint32_t *e, slot, off, lo;
 
     PROF(4);
     if (!p->open || p->gen != gen || !ev_nfree)
         return;     /* the process is gone; ev_nfree > 0 by sizing */
+    r = dma_slot(false);
+    if (!r)
+        return;     /* cannot happen by sizing (nc_fw_config.h) */
+    NC_OPAQUE(r);
+    NC_OPAQUE(p);
     slot = ev_free[--ev_nfree];
     e = ev_stage[slot];
+    NC_OPAQUE(e);
     e[0] = p->ev_next + 1;
     e[1] = type;
     e[2] = status;
@@ -59,18 +65,18 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
     off = (p->ev_next & (p->ev_slots - 1)) * (NC_EV_WORDS * 4);   /* slots: a power of two */
     lo = p->ev_lo + off;
     p->ev_next++;
-    r.kind = DMA_EVENT;
-    r.port = (uint8_t)pi;
-    r.arg = (uint16_t)slot;
-    r.gen = gen;
-    r.lar = (uint32_t)(uintptr_t)e;
-    r.eah = p->ev_hi + (lo < off);   /* the carry of the 64-bit bus address */
-    r.eal = lo;
-    r.len = NC_EV_WORDS * 4;
-    r.last = 1;
+    /* filled in its queue slot: no request on the stack to copy */
+    r->kind = DMA_EVENT;
+    r->port = (uint8_t)pi;
+    r->arg = (uint16_t)slot;
+    r->gen = gen;
+    r->lar = (uint32_t)(uintptr_t)e;
+    r->eah = p->ev_hi + (lo < off);   /* the carry of the 64-bit bus address */
+    r->eal = lo;
+    r->len = NC_EV_WORDS * 4;
+    r->last = 1;
     PROF(5);
-    if (!dma_queue(false, &r))
-        ev_free[ev_nfree++] = (uint16_t)slot;
+    dma_push_checked_l2e();
     PROF(6);
 }
 
@@ -84,6 +90,7 @@ void send_done(uint16_t tok, uint32_t status)
 {
     struct stoken *t = &stok[tok];
 
+    NC_OPAQUE(t);
     if (t->kind)
         return bar_token_free(tok);     /* a barrier packet: no event */
     if (!t->fence)
@@ -144,6 +151,7 @@ static void cmd_send(uint32_t pi, const uint32_t *a)
 
         if (t->used)
             continue;
+        NC_OPAQUE(t);
         t->used = 1;
         t->port = (uint8_t)pi;
         t->dst_port = (uint8_t)dport;
@@ -271,13 +279,13 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
 __attribute__((noinline)) static void port_command(uint32_t pi)
 {
     volatile struct nc_abi_port *ap = &nc_abi_block.port[pi];
-    uint32_t a[NC_CMD_WORDS];
+    uint32_t cons = ports[pi].cons;
 
-    for (uint32_t i = 0; i < NC_CMD_WORDS; i++)
-        a[i] = ap->cmd[ports[pi].cons % NC_FW_CMD_SLOTS][i];
-    ports[pi].cons++;
-    command(pi, a);
-    ap->cons = ports[pi].cons;
+    /* read in place, not copied: the host writes this slot again only
+     * after ap->cons has moved past it, below */
+    ports[pi].cons = cons + 1;
+    command(pi, (const uint32_t *)ap->cmd[cons % NC_FW_CMD_SLOTS]);
+    ap->cons = cons + 1;
 }
 
 /* One command per port per call: the loop stays responsive to packets. The

@@ -150,10 +150,13 @@ void rx_port_closed(uint32_t port)
 static bool deliver(uint32_t src, const struct nc_pkt *h, uint16_t b)
 {
     struct rxconn *c = &rxc[src];
-    struct port *p = &ports[c->port];
+    struct port *p;
     bool last = h->offset + h->len == c->msg_len, held = false;
-    uint32_t lo = c->lo + h->offset;
+    uint32_t lo;
 
+    NC_OPAQUE(c);
+    p = &ports[c->port];
+    lo = c->lo + h->offset;
     if (!c->discard && p->gen == c->gen && h->len) {
         /* protection again at the moment of the DMA: the region may have
          * been deregistered since the buffer was provided */
@@ -182,6 +185,7 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
     uint32_t reply, bit = 1u << h->dst_port;
     bool held;
 
+    NC_OPAQUE(c);
     if (h->dst_port >= NC_FW_PORTS || h->len > NC_FW_MTU || n != NC_PKT_HDR + h->len ||
         h->msg_len > NC_FW_MAX_MSG || h->offset > h->msg_len || h->len > h->msg_len - h->offset)
         return false;   /* malformed: never acknowledged */
@@ -264,6 +268,7 @@ void rx_packet(uint32_t isr)
         return;
     }
     h = (const struct nc_pkt *)rx_buf[b];
+    NC_OPAQUE(h);
     n = hal_rx_end() - (uint32_t)(uintptr_t)rx_buf[b];
     hal_rx_done();
     rx_armed = NONE16;
@@ -291,5 +296,11 @@ void rx_packet(uint32_t isr)
         }
     }
     rx_held[b] = held;
+    if (!held) {
+        /* the buffer just read is free again: no search */
+        rx_armed = b;
+        hal_rx_arm(rx_buf[b], RX_BUF);
+        return;
+    }
     arm();
 }

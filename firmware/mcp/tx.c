@@ -32,7 +32,7 @@ static uint8_t pkt_buf[NC_FW_PKT_BUFS][PKT_BUF] __attribute__((aligned(4096)));
  * while any has work, so it walks only these (walking all 64 peers cost
  * ~1000 cycles per iteration and delayed ACKs past the timeout). */
 static uint16_t alist[NC_FW_MAX_NODES];
-static uint8_t in_list[NC_FW_MAX_NODES];
+static uint8_t in_list[NC_FW_MAX_NODES];   /* 1 + the peer's index in alist; 0: not in it */
 uint32_t tx_active;                     /* entries in alist */
 static uint32_t rr;                     /* round-robin start (a list index) for the wire */
 static bool timer_on;
@@ -51,9 +51,28 @@ void tx_set_clock(uint32_t mhz)
 static void set_active(uint32_t peer)
 {
     if (!in_list[peer]) {
-        in_list[peer] = 1;
         alist[tx_active++] = (uint16_t)peer;
+        in_list[peer] = (uint8_t)tx_active;
     }
+}
+
+/* Take alist[i] out of the list (the last entry moves into its place). */
+static void drop_at(uint32_t i)
+{
+    uint32_t last = alist[--tx_active];
+
+    in_list[alist[i]] = 0;
+    if (i < tx_active) {
+        alist[i] = (uint16_t)last;
+        in_list[last] = (uint8_t)(i + 1);
+    }
+}
+
+/* Everything built and on the wire: only ACKs awaited, which need no
+ * polling (a NACK or the timer puts the peer back, set_active). */
+static bool tx_idle(const struct txconn *c)
+{
+    return c->cur == NONE16 && c->send_next == c->w.base + c->w.count;
 }
 
 void tx_init(void)
@@ -92,12 +111,11 @@ static void enqueue(struct txconn *c, uint16_t k)
         c->cur = k;
 }
 
+/* Queued only: the caller kicks the peer next (tx_kick), which puts it on
+ * tx_poll's list if anything is left then. */
 void tx_message(uint16_t k)
 {
-    uint32_t peer = stok[k].dst;
-
-    enqueue(&txc[peer], k);
-    set_active(peer);
+    enqueue(&txc[stok[k].dst], k);
 }
 
 /* A fence message to (peer, port): ahead of everything queued. */
@@ -125,33 +143,42 @@ void tx_fence(uint32_t peer, uint32_t port)
     set_active(peer);
 }
 
-/* Cut the next packet of the cursor's message, start its SDMA. */
-static bool build(uint32_t peer)
+/* Cut the next packet of the cursor's message, start its SDMA. Always
+ * inlined, like transmit: the LANai code keeps nothing in registers across
+ * a call (the callers spill and reload around it), and these two run for
+ * every packet (tx_kick, tx_poll). */
+static inline __attribute__((always_inline)) bool build(uint32_t peer)
 {
     struct txconn *c = &txc[peer];
     struct stoken *t;
+    struct pktd *d;
     struct nc_pkt *h;
     struct dma_req r;
     uint32_t seq, len;
     uint16_t i;
 
+    NC_OPAQUE(c);
     if (c->cur == NONE16 || !nc_tx_can_send(&c->w) || !pd_nfree)
         return false;
     t = &stok[c->cur];
+    NC_OPAQUE(t);
     i = pd_free[--pd_nfree];
     len = t->len - t->built;
     if (len > NC_FW_MTU)
         len = NC_FW_MTU;
     seq = nc_tx_push(&c->w);
     c->slot[nc_tx_slot(seq)] = i;
-    pd[i].state = PD_SDMA;
-    pd[i].dead = 0;
-    pd[i].tok = c->cur;
-    pd[i].peer = (uint16_t)peer;
-    pd[i].seq = seq;
-    pd[i].offset = t->built;
-    pd[i].len = len;
+    d = &pd[i];
+    NC_OPAQUE(d);
+    d->state = PD_SDMA;
+    d->dead = 0;
+    d->tok = c->cur;
+    d->peer = (uint16_t)peer;
+    d->seq = seq;
+    d->offset = t->built;
+    d->len = len;
     h = (struct nc_pkt *)hdr_of(i);
+    NC_OPAQUE(h);
     h->type = t->kind ? (uint16_t)(0x0A00u | t->kind) : NC_PT_DATA;
     h->src = (uint16_t)my_node;
     h->seq = seq;
@@ -172,7 +199,7 @@ static bool build(uint32_t peer)
     if (!len) {
         /* nothing to fetch (barrier packets, empty messages, fences): ready
          * now, not after a trip through the DMA queue */
-        pd[i].state = PD_READY;
+        d->state = PD_READY;
         return true;
     }
     r.kind = DMA_SDMA;
@@ -180,7 +207,7 @@ static bool build(uint32_t peer)
     r.arg = i;
     r.gen = 0;
     r.lar = (uint32_t)(uintptr_t)(hdr_of(i) + NC_PKT_HDR);
-    r.eal = t->lo + pd[i].offset;
+    r.eal = t->lo + d->offset;
     r.eah = t->hi + (r.eal < t->lo);
     r.len = len;
     r.last = 1;
@@ -204,13 +231,14 @@ void tx_sdma_done(uint16_t i, bool ok)
 }
 
 /* Put the packet with sequence send_next on the wire, if it is ready. */
-static bool transmit(uint32_t peer)
+static inline __attribute__((always_inline)) bool transmit(uint32_t peer)
 {
     struct txconn *c = &txc[peer];
     uint8_t *h;
     uint32_t rl;
     uint16_t i;
 
+    NC_OPAQUE(c);
     if (nc_seq_distance(c->w.base, c->send_next) >= c->w.count)
         return false;
     i = c->slot[nc_tx_slot(c->send_next)];
@@ -234,10 +262,19 @@ static bool transmit(uint32_t peer)
  * now if the engine is free, without the round over every peer. */
 void tx_kick(uint32_t peer)
 {
-    while (build(peer))
+    struct txconn *c = &txc[peer];
+
+    while (build(peer) && c->cur != NONE16)
         ;
     if (hal_isr() & L9_ISR_SEND)
         transmit(peer);
+    /* tx_poll's list holds the peer only if something is left to build or
+     * to put on the wire: a packet that went now never enters it, and the
+     * loop does not walk it once more to find that out */
+    if (!tx_idle(c))
+        set_active(peer);
+    else if (in_list[peer])
+        drop_at(in_list[peer] - 1u);
 }
 
 void tx_poll(uint32_t isr)
@@ -268,15 +305,10 @@ void tx_poll(uint32_t isr)
      * only wait for their ACK need no polling: a NACK or the timer puts
      * the peer back (set_active), and the loop stays short meanwhile. */
     for (i = 0; i < tx_active;) {
-        uint32_t peer = alist[i];
-        struct txconn *c = &txc[peer];
-
-        if (c->cur == NONE16 && c->send_next == c->w.base + c->w.count) {
-            in_list[peer] = 0;
-            alist[i] = alist[--tx_active];
-        } else {
+        if (tx_idle(&txc[alist[i]]))
+            drop_at(i);
+        else
             i++;
-        }
     }
 }
 
@@ -286,6 +318,7 @@ static void pd_acked(struct txconn *c, uint16_t i)
     uint16_t k = pd[i].tok;
     struct stoken *t = &stok[k];
 
+    NC_OPAQUE(t);
     t->acked += pd[i].len;
     if (pd[i].offset + pd[i].len == t->len) {
         /* the last packet: the message is at the queue's head */
@@ -297,10 +330,16 @@ static void pd_acked(struct txconn *c, uint16_t i)
     pd_release(i);
 }
 
-void tx_ack(uint32_t peer, uint32_t ack)
+/* A cumulative ACK from peer (its own packet or piggy-backed). Always
+ * inlined (into rx_packet): one runs for nearly every packet received. */
+__attribute__((always_inline)) void tx_ack(uint32_t peer, uint32_t ack)
 {
     struct txconn *c = &txc[peer];
-    uint32_t base = c->w.base, n = nc_tx_ack(&c->w, ack);
+    uint32_t base, n;
+
+    NC_OPAQUE(c);
+    base = c->w.base;
+    n = nc_tx_ack(&c->w, ack);
 
     for (uint32_t j = 0; j < n; j++)
         pd_acked(c, c->slot[nc_tx_slot(base + j)]);
