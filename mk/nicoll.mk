@@ -29,7 +29,7 @@ FW_BROKEN := no_retransmit no_crc no_port_rule barrec_not_cleared no_reject_on_o
 # mcp_1m.img: the same firmware linked for 1 MB of SRAM (P-GM1 profiles'
 # LANai 4.x boards; the 2 MB link puts the stack inside their shared block)
 FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(FW_DIR)/mcp_1m.img $(foreach v,$(FW_BROKEN),$(FW_DIR)/mcp_$(v).img)
-ALL_TARGETS += $(FIRMWARE_IMAGES) $(NCL_T)/host_nicoll.so $(NCL_T)/test_nicoll \
+ALL_TARGETS += $(FIRMWARE_IMAGES) $(NCL_T)/host_nicoll.so $(NCL_T)/host_charge.so $(NCL_T)/host_bwait.so $(NCL_T)/test_nicoll \
                $(BUILD)/lib/libnicoll-emu.a
 CHECK_SUITES += tests/nicoll/suite tests/nicoll/unit
 

@@ -9,7 +9,8 @@ HB_HDRS := host/lib/nc_hbarrier.h
 # P-GM1-L43's NIC has 1 MB of SRAM: R7 loads $(FW_DIR)/mcp_1m.img there
 # (mk/nicoll.mk), mcp.img (2 MB) on P-GM1-L72.
 ALL_TARGETS += $(R7_B)/r7_barrier.so $(HB_T)/host_hbar.so \
-               $(HB_T)/host_hbar_no_record.so $(HB_T)/host_hbar_skip_last.so
+               $(HB_T)/host_hbar_no_record.so $(HB_T)/host_hbar_skip_last.so \
+               $(HB_T)/host_hbar_stale_context.so
 CHECK_SUITES += tests/hbarrier/suite
 
 # Host programs: libnicoll compiled in, as mk/nicoll.mk does for tests/nicoll.

@@ -22,6 +22,11 @@ struct nc_backend {
     bool (*wait_irq)(struct nc_backend *be, uint64_t ns);
     /* charge one look at host memory (a poll) */
     void (*poll_cost)(struct nc_backend *be);
+    /* charge the library's own CPU cost of posting one command, and of
+     * consuming one event (the emulated host's host.post, host.recv; a
+     * real CPU pays its own) */
+    void (*post_cost)(struct nc_backend *be);
+    void (*recv_cost)(struct nc_backend *be);
     void (*delay_ns)(struct nc_backend *be, uint64_t ns);
     uint64_t (*now_ns)(struct nc_backend *be);
     /* the source route to node dst (route bytes), or -1 */

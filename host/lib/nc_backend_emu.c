@@ -5,27 +5,17 @@
 #include "nc_backend.h"
 #include "nicoll.h"
 
-/* Weak: the QEMU binary of this tree exports only the calls listed in
- * lanai-emu/qemu/hw/lanai/myrinet-hostif.syms, which does not (yet) name
- * the PIO bursts and nc_host_route. Without them: word-by-word PIO (timed
- * the same, docs/host-runtime.md) and the crossbar's routes (0x80 | dst). */
-#pragma weak nc_host_pio_write_block
-#pragma weak nc_host_route
+/* Every call is exported by the emulator (lanai-emu/qemu/hw/lanai/
+ * myrinet-hostif.syms) and by refsim; none is weak, so an emulator without
+ * one refuses the program when it loads it instead of running it with a
+ * cost or a route missing. */
 
 static uint32_t rd(struct nc_backend *be, uint32_t off) { (void)be; return nc_host_pio_read32(off); }
 static void wr(struct nc_backend *be, uint32_t off, uint32_t v) { (void)be; nc_host_pio_write32(off, v); }
 static void wrb(struct nc_backend *be, uint32_t off, const void *buf, uint32_t len)
 {
-    const uint8_t *b = buf;
-
     (void)be;
-    if (nc_host_pio_write_block) {
-        nc_host_pio_write_block(off, buf, len);
-        return;
-    }
-    for (uint32_t i = 0; i + 4 <= len; i += 4)
-        nc_host_pio_write32(off + i, (uint32_t)b[i] << 24 | (uint32_t)b[i + 1] << 16 |
-                                     (uint32_t)b[i + 2] << 8 | b[i + 3]);
+    nc_host_pio_write_block(off, buf, len);
 }
 static void *dalloc(struct nc_backend *be, size_t len, uint64_t *bus)
 {
@@ -35,20 +25,21 @@ static void *dalloc(struct nc_backend *be, size_t len, uint64_t *bus)
 static bool wirq(struct nc_backend *be, uint64_t ns) { (void)be; return nc_host_wait_irq(ns); }
 /* one look at the event ring costs what the profile says a poll costs */
 static void pcost(struct nc_backend *be) { (void)be; (void)nc_host_irq_pending(); }
+static void postc(struct nc_backend *be) { (void)be; nc_host_charge_post(); }
+static void recvc(struct nc_backend *be) { (void)be; nc_host_charge_recv(); }
 static void delay(struct nc_backend *be, uint64_t ns) { (void)be; nc_host_compute_ns(ns); }
 static uint64_t now(struct nc_backend *be) { (void)be; return nc_host_now_ns(); }
 static int route(struct nc_backend *be, unsigned dst, uint8_t *r, size_t max)
 {
     (void)be;
-    if (nc_host_route)
-        return nc_host_route(dst, r, max);
-    if (dst >= nc_host_nodes() || max < 1)
-        return -1;
-    r[0] = (uint8_t)(0x80u | dst);
-    return 1;
+    return nc_host_route(dst, r, max);
 }
 
-static struct nc_backend emu = { 0, rd, wr, wrb, dalloc, wirq, pcost, delay, now, route, 0 };
+static struct nc_backend emu = {
+    .read32 = rd, .write32 = wr, .write_block = wrb, .dma_alloc = dalloc, .wait_irq = wirq,
+    .poll_cost = pcost, .post_cost = postc, .recv_cost = recvc, .delay_ns = delay,
+    .now_ns = now, .route = route,
+};
 
 struct nc_backend *nc_backend_emu(void)
 {

@@ -79,6 +79,7 @@ static bool wirq(struct nc_backend *be, uint64_t ns)
     return false;
 }
 
+/* A real CPU pays for its polls, posts and event handling itself. */
 static void pcost(struct nc_backend *be) { (void)be; }
 
 static int route(struct nc_backend *be, unsigned dst, uint8_t *r, size_t max)
@@ -149,7 +150,11 @@ struct nc_backend *nc_backend_pci(const char *bar, size_t arena, uint64_t bus_ba
     }
     p->size = arena;
     p->bus_base = bus_base;
-    p->be = (struct nc_backend){ p, rd, wr, wrb, dalloc, wirq, pcost, delay, now, route, pclose_ };
+    p->be = (struct nc_backend){
+        .ctx = p, .read32 = rd, .write32 = wr, .write_block = wrb, .dma_alloc = dalloc,
+        .wait_irq = wirq, .poll_cost = pcost, .post_cost = pcost, .recv_cost = pcost,
+        .delay_ns = delay, .now_ns = now, .route = route, .close = pclose_,
+    };
     return &p->be;
 }
 

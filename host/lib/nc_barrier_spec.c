@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A member's part of a PE or GB barrier, computed on the host with the
- * proved builders of ref/tree (seed 002 section 5.1). The NIC and the
- * host-based baseline take the same description.
+ * proved builders of ref/tree (seed 002 section 5.1), and its expansion
+ * into the messages it exchanges, in order. The NIC and the host-based
+ * baseline take the same description and follow the same expansion.
  */
 #include "nicoll.h"
 
@@ -66,4 +67,42 @@ int nc_barrier_gb(nc_barrier *b, const nc_member *members, unsigned n, unsigned 
         b->child[b->nchildren++] = members[i];
     }
     return NC_OK;
+}
+
+static nc_barrier_step step(uint8_t op, uint8_t phase, nc_member peer)
+{
+    return (nc_barrier_step){ .op = op, .phase = phase, .peer = peer };
+}
+
+int nc_barrier_expand(const nc_barrier *b, nc_barrier_step *s)
+{
+    int n = 0;
+
+    if (!b || !s)
+        return NC_EINVAL;
+    if (b->algo == NC_BARRIER_PE) {
+        if (b->nsteps > NC_BARRIER_MAX_STEPS)
+            return NC_EINVAL;
+        for (unsigned i = 0; i < b->nsteps; i++) {
+            uint8_t op = b->step[i].op;
+
+            if (op != NC_BAR_OP_EXCHANGE && op != NC_BAR_OP_SEND && op != NC_BAR_OP_RECV)
+                return NC_EINVAL;
+            s[n++] = step(op, NC_BAR_PHASE_PE, b->step[i].peer);
+        }
+        return n;
+    }
+    if (b->algo != NC_BARRIER_GB || b->nchildren > NC_BARRIER_MAX_CHILDREN)
+        return NC_EINVAL;
+    /* gather from every child, up to the parent; down from the parent, to
+     * every child */
+    for (unsigned i = 0; i < b->nchildren; i++)
+        s[n++] = step(NC_BAR_OP_RECV, NC_BAR_PHASE_GATHER, b->child[i]);
+    if (b->has_parent) {
+        s[n++] = step(NC_BAR_OP_SEND, NC_BAR_PHASE_GATHER, b->parent);
+        s[n++] = step(NC_BAR_OP_RECV, NC_BAR_PHASE_BCAST, b->parent);
+    }
+    for (unsigned i = 0; i < b->nchildren; i++)
+        s[n++] = step(NC_BAR_OP_SEND, NC_BAR_PHASE_BCAST, b->child[i]);
+    return n;
 }

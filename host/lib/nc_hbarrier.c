@@ -10,9 +10,13 @@
  *                           for is dropped instead of counted
  *   NC_HB_BROKEN_SKIP_LAST  the last wait of a barrier is skipped (PE: the
  *                           last step's receive; GB: the broadcast)
+ *   NC_HB_BROKEN_STALE_CONTEXT  nc_hbarrier's context is not released when
+ *                           its port closes (a port reopened at the same
+ *                           address finds the old one)
  */
 #include "nc_hbarrier.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,78 +127,82 @@ static int recv_from(nc_hbar *h, nc_member m)
     return NC_OK;
 }
 
-static int run_pe(nc_hbar *h, const nc_barrier *b)
-{
-    for (unsigned i = 0; i < b->nsteps; i++) {
-        int rc = NC_OK;
-        uint8_t op = b->step[i].op;
-
-        if (op == NC_BAR_OP_EXCHANGE || op == NC_BAR_OP_SEND)
-            rc = send_to(h, b->step[i].peer);
 #ifdef NC_HB_BROKEN_SKIP_LAST
-        if (i + 1 == b->nsteps)
-            break;
+/* PE: the last step's receive; GB: the broadcast */
+static bool skipped(const nc_barrier_step *s, int n, int i)
+{
+    return s[i].phase == NC_BAR_PHASE_BCAST || (s[i].phase == NC_BAR_PHASE_PE && i + 1 == n);
+}
+#else
+#define skipped(s, n, i) false
 #endif
-        if (!rc && (op == NC_BAR_OP_EXCHANGE || op == NC_BAR_OP_RECV))
-            rc = recv_from(h, b->step[i].peer);
+
+/* The steps of nc_barrier_expand, in order, one message each (an exchange
+ * is a send, then the receive from the same peer): the same order the NIC
+ * follows for the same description. */
+int nc_hbar_run(nc_hbar *h, const nc_barrier *b)
+{
+    nc_barrier_step s[NC_BARRIER_MAX_EXPANDED];
+    int n;
+
+    if (!h || !h->count || (n = nc_barrier_expand(b, s)) < 0)
+        return NC_EINVAL;
+    for (int i = 0; i < n; i++) {
+        int rc = NC_OK;
+
+        if (s[i].op != NC_BAR_OP_RECV)
+            rc = send_to(h, s[i].peer);
+        if (!rc && s[i].op != NC_BAR_OP_SEND && !skipped(s, n, i))
+            rc = recv_from(h, s[i].peer);
         if (rc)
             return rc;
     }
     return NC_OK;
 }
 
-static int run_gb(nc_hbar *h, const nc_barrier *b)
-{
-    int rc;
+/* The convenience contexts: one per open port of this process (at most
+ * NC_PORTS at a time). A slot is released when its port closes, so a port
+ * reopened later, even at the same address, gets a fresh context with
+ * receive buffers on the new port. */
+struct hb_slot { nc_port *p; nc_hbar h; };
+static struct hb_slot slots[NC_PORTS];
 
-    for (unsigned i = 0; i < b->nchildren; i++)         /* gather */
-        if ((rc = recv_from(h, b->child[i])))
-            return rc;
-    if (b->has_parent) {
-        if ((rc = send_to(h, b->parent)))
-            return rc;
-#ifndef NC_HB_BROKEN_SKIP_LAST
-        if ((rc = recv_from(h, b->parent)))             /* broadcast */
-            return rc;
-#endif
-    }
-    for (unsigned i = 0; i < b->nchildren; i++)
-        if ((rc = send_to(h, b->child[i])))
-            return rc;
-    return NC_OK;
-}
-
-int nc_hbar_run(nc_hbar *h, const nc_barrier *b)
+static void release(nc_port *p, void *arg)
 {
-    if (!h || !h->count || !b)
-        return NC_EINVAL;
-    if (b->algo == NC_BARRIER_PE && b->nsteps <= NC_BARRIER_MAX_STEPS)
-        return run_pe(h, b);
-    if (b->algo == NC_BARRIER_GB && b->nchildren <= NC_BARRIER_MAX_CHILDREN)
-        return run_gb(h, b);
-    return NC_EINVAL;
+    struct hb_slot *s = arg;
+
+    if (s->p != p)
+        return;
+    nc_hbar_fini(&s->h);
+    s->p = NULL;
 }
 
 int nc_hbarrier(nc_port *p, const nc_barrier *b)
 {
-    /* one context per open port of this process (a process has at most
-     * NC_PORTS ports open); a slot is taken for good */
-    static struct { nc_port *p; nc_hbar h; } ctx[NC_PORTS];
+    struct hb_slot *s = NULL;
+    int rc;
 
     if (!p)
         return NC_EINVAL;
     for (unsigned i = 0; i < NC_PORTS; i++) {
-        if (ctx[i].p == p)
-            return nc_hbar_run(&ctx[i].h, b);
-        if (!ctx[i].p) {
-            int rc = nc_hbar_init(&ctx[i].h, p);
-            if (rc) {
-                nc_hbar_fini(&ctx[i].h);
-                return rc;
-            }
-            ctx[i].p = p;
-            return nc_hbar_run(&ctx[i].h, b);
-        }
+        if (slots[i].p == p)
+            return nc_hbar_run(&slots[i].h, b);
+        if (!slots[i].p && !s)
+            s = &slots[i];
     }
-    return NC_EINVAL;
+    if (!s)
+        return NC_EINVAL;
+    rc = nc_hbar_init(&s->h, p);
+#ifndef NC_HB_BROKEN_STALE_CONTEXT
+    if (!rc)
+        rc = nc_on_close(p, release, s);
+#else
+    (void)release;
+#endif
+    if (rc) {
+        nc_hbar_fini(&s->h);
+        return rc;
+    }
+    s->p = p;
+    return nc_hbar_run(&s->h, b);
 }

@@ -6,7 +6,10 @@
  * nc_barrier_pe, nc_barrier_gb), so both run on the same trees.
  *
  * Every barrier message is empty (0 B). The host does what the NIC does in
- * nc_barrier_start, one message at a time through the NIC:
+ * nc_barrier_start, one message at a time through the NIC, in the order of
+ * nc_barrier_expand (nicoll.h), the expansion the NIC's step list is made
+ * of: a send step sends to its peer, a receive step waits for the peer's
+ * message, an exchange does both, in that order. So:
  *   PE: for each step, send to the peer (EXCHANGE, SEND), then wait for
  *       the peer's message (EXCHANGE, RECV);
  *   GB: wait for a message from every child (gather), send to the parent,
@@ -58,8 +61,9 @@ void nc_hbar_fini(nc_hbar *h);
 int nc_hbar_run(nc_hbar *h, const nc_barrier *b);
 
 /* Convenience: a context per open port, made on the port's first barrier
- * (which posts the receive buffers) and kept for the process's life: for a
- * port that stays open. Ports closed and reopened want nc_hbar_init. */
+ * (which posts the receive buffers) and released when the port closes
+ * (nc_on_close: a port reopened later, even at the same address, gets a
+ * new one). NC_EINVAL when NC_PORTS ports of this process have one. */
 int nc_hbarrier(nc_port *p, const nc_barrier *b);
 
 #endif

@@ -43,8 +43,13 @@ struct nc_port {
     uint32_t bar_last[1 + NC_BAR_MAX_STEPS], bar_last_words;   /* what the NIC holds */
     bool bar_busy;
     void *bar_ctx;
-    /* events nc_barrier_wait took out of the ring, for nc_poll / nc_wait */
-    nc_event stash[EV_SLOTS];
+    /* nc_on_close's hooks */
+    struct { void (*fn)(nc_port *, void *); void *arg; } hook[NC_CLOSE_HOOKS];
+    unsigned nhooks;
+    /* events nc_barrier_wait took out of the ring, for nc_poll / nc_wait;
+     * each keeps its token until the caller gets it, so that the stash
+     * never holds more than the ring would have (docs/barrier.md) */
+    struct { nc_event ev; struct tok *t; } stash[EV_SLOTS];
     unsigned stash_head, stash_n;
 };
 
@@ -101,7 +106,9 @@ unsigned nc_node_count(const nc_port *p) { return p->nodes; }
 unsigned nc_send_tokens(const nc_port *p) { return NC_FW_SEND_TOKENS - p->nsend; }
 unsigned nc_recv_tokens(const nc_port *p) { return NC_FW_RECV_TOKENS - p->nrecv; }
 
-/* Write one command into the ring (opcode last within the slot, then prod). */
+/* Write one command into the ring (opcode last within the slot, then prod).
+ * Every command is one post: the library's cost of building it (host.post
+ * on the emulated host) comes before its PIO writes. */
 static int command(nc_port *p, const uint32_t *w)
 {
     uint8_t slot[4 * NC_CMD_WORDS];
@@ -117,6 +124,7 @@ static int command(nc_port *p, const uint32_t *w)
         if (p->prod - p->cons_seen >= NC_FW_CMD_SLOTS)
             return NC_ENODEV;
     }
+    p->be->post_cost(p->be);
     off = p->pbase + NC_ABI_PORT_CMD(p->prod % NC_FW_CMD_SLOTS);
     for (unsigned i = 0; i < NC_CMD_WORDS; i++)
         put_be32(slot + 4 * i, w[i]);
@@ -223,8 +231,22 @@ int nc_close(nc_port *p)
             break;
         p->be->delay_ns(p->be, 1000);
     }
+    while (p->nhooks--)
+        p->hook[p->nhooks].fn(p, p->hook[p->nhooks].arg);
     free(p);
     return rc;
+}
+
+int nc_on_close(nc_port *p, void (*fn)(nc_port *p, void *arg), void *arg)
+{
+    if (!p || !fn)
+        return NC_EINVAL;
+    if (p->nhooks == NC_CLOSE_HOOKS)
+        return NC_ENORES;
+    p->hook[p->nhooks].fn = fn;
+    p->hook[p->nhooks].arg = arg;
+    p->nhooks++;
+    return NC_OK;
 }
 
 void *nc_alloc(nc_port *p, size_t len)
@@ -351,8 +373,13 @@ int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t le
     return command(p, w);
 }
 
-/* The next event of the ring itself (not the stash). */
-static int poll_ring(nc_port *p, nc_event *ev)
+/* The next event of the ring itself (not the stash); *tp is the token it
+ * completes (NULL: none), still held: give_back() frees it when the caller
+ * gets the event. Each event taken out of the ring is one receive: the
+ * library's cost of handling it (host.recv on the emulated host) is
+ * charged here, once, whether the event goes to the caller at once or
+ * into the stash first. */
+static int take_event(nc_port *p, nc_event *ev, struct tok **tp)
 {
     const uint8_t *e = p->ev + (p->ev_next % EV_SLOTS) * 4 * NC_EV_WORDS;
     uint32_t type, cookie;
@@ -361,6 +388,7 @@ static int poll_ring(nc_port *p, nc_event *ev)
     p->be->poll_cost(p->be);
     if (be32(e) != p->ev_next + 1)
         return 0;
+    p->be->recv_cost(p->be);
     p->ev_next++;
     type = be32(e + 4);
     cookie = be32(e + 12);
@@ -369,13 +397,11 @@ static int poll_ring(nc_port *p, nc_event *ev)
     ev->status = from_status(be32(e + 8));
     if (type == NC_EV_SENT && cookie < NC_FW_SEND_TOKENS && p->stok[cookie].used) {
         t = &p->stok[cookie];
-        p->nsend--;
         ev->node = t->node;
         ev->port = t->port;
         ev->len = t->len;
     } else if (type == NC_EV_RECV && cookie < NC_FW_RECV_TOKENS && p->rtok[cookie].used) {
         t = &p->rtok[cookie];
-        p->nrecv--;
         ev->node = be32(e + 20);
         ev->port = be32(e + 24);
         ev->len = be32(e + 16);
@@ -392,20 +418,37 @@ static int poll_ring(nc_port *p, nc_event *ev)
     if (t) {
         ev->ctx = t->ctx;
         ev->buf = t->buf;
-        t->used = false;
     }
+    *tp = t;
     return 1;
+}
+
+/* The caller has the event of token t (NULL: none): the token is free. */
+static void give_back(nc_port *p, const nc_event *ev, struct tok *t)
+{
+    if (!t)
+        return;
+    t->used = false;
+    if (ev->type == NC_EVENT_SENT)
+        p->nsend--;
+    else
+        p->nrecv--;
 }
 
 int nc_poll(nc_port *p, nc_event *ev)
 {
+    struct tok *t;
+
     if (p->stash_n) {
-        *ev = p->stash[p->stash_head];
+        *ev = p->stash[p->stash_head].ev;
+        t = p->stash[p->stash_head].t;
         p->stash_head = (p->stash_head + 1) % EV_SLOTS;
         p->stash_n--;
-        return 1;
+    } else if (!take_event(p, ev, &t)) {
+        return 0;
     }
-    return poll_ring(p, ev);
+    give_back(p, ev, t);
+    return 1;
 }
 
 int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns)
@@ -434,45 +477,33 @@ int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns)
 
 /* ---- NIC-based barrier (docs/barrier.md) --------------------------------- */
 
-/* b as the NIC's step list (nc_abi.h); 0 if b is not valid here. */
+/* b as the NIC's step list (nc_abi.h): nc_barrier_expand's steps with
+ * the NIC's op and phase bits; 0 if b is not valid here. */
 static unsigned encode(const nc_port *p, const nc_barrier *b, uint32_t *w)
 {
-    unsigned n = 0;
+    static const uint8_t op_bits[] = {
+        [NC_BAR_OP_EXCHANGE] = NC_BSTEP_SEND | NC_BSTEP_RECV,
+        [NC_BAR_OP_SEND] = NC_BSTEP_SEND,
+        [NC_BAR_OP_RECV] = NC_BSTEP_RECV,
+    };
+    static const uint8_t phase_bits[] = {
+        [NC_BAR_PHASE_PE] = NC_BSTEP_PE,
+        [NC_BAR_PHASE_GATHER] = NC_BSTEP_GATHER,
+        [NC_BAR_PHASE_BCAST] = NC_BSTEP_BCAST,
+    };
+    nc_barrier_step s[NC_BARRIER_MAX_EXPANDED];
+    int n = nc_barrier_expand(b, s);
 
-#define MEMBER_OK(m) ((m).node < p->nodes && (m).port < NC_FW_PORTS)
-    if (b->algo == NC_BARRIER_PE) {
-        if (b->nsteps > NC_BARRIER_MAX_STEPS)
-            return 0;
-        for (unsigned i = 0; i < b->nsteps; i++) {
-            unsigned op = b->step[i].op == NC_BAR_OP_EXCHANGE ? NC_BSTEP_SEND | NC_BSTEP_RECV :
-                          b->step[i].op == NC_BAR_OP_SEND ? NC_BSTEP_SEND :
-                          b->step[i].op == NC_BAR_OP_RECV ? NC_BSTEP_RECV : 0;
-            if (!op || !MEMBER_OK(b->step[i].peer))
-                return 0;
-            w[1 + n++] = NC_BSTEP(op, NC_BSTEP_PE, b->step[i].peer.port, b->step[i].peer.node);
-        }
-    } else if (b->algo == NC_BARRIER_GB) {
-        /* gather from every child, up to the parent; down from the parent,
-         * to every child */
-        if (b->nchildren > NC_BARRIER_MAX_CHILDREN || (b->has_parent && !MEMBER_OK(b->parent)))
-            return 0;
-        for (unsigned i = 0; i < b->nchildren; i++) {
-            if (!MEMBER_OK(b->child[i]))
-                return 0;
-            w[1 + n++] = NC_BSTEP(NC_BSTEP_RECV, NC_BSTEP_GATHER, b->child[i].port, b->child[i].node);
-        }
-        if (b->has_parent) {
-            w[1 + n++] = NC_BSTEP(NC_BSTEP_SEND, NC_BSTEP_GATHER, b->parent.port, b->parent.node);
-            w[1 + n++] = NC_BSTEP(NC_BSTEP_RECV, NC_BSTEP_BCAST, b->parent.port, b->parent.node);
-        }
-        for (unsigned i = 0; i < b->nchildren; i++)
-            w[1 + n++] = NC_BSTEP(NC_BSTEP_SEND, NC_BSTEP_BCAST, b->child[i].port, b->child[i].node);
-    } else {
+    if (n < 0 || (unsigned)n > NC_BAR_MAX_STEPS)
         return 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i].peer.node >= p->nodes || s[i].peer.port >= NC_FW_PORTS)
+            return 0;
+        w[1 + i] = NC_BSTEP(op_bits[s[i].op], phase_bits[s[i].phase], s[i].peer.port,
+                            s[i].peer.node);
     }
-#undef MEMBER_OK
-    w[0] = NC_BAR_MAGIC << 16 | n;
-    return 1 + n;
+    w[0] = NC_BAR_MAGIC << 16 | (uint32_t)n;
+    return 1 + (unsigned)n;
 }
 
 int nc_barrier_start(nc_port *p, const nc_barrier *b, void *ctx)
@@ -518,24 +549,41 @@ int nc_barrier_start(nc_port *p, const nc_barrier *b, void *ctx)
     return NC_OK;
 }
 
-int nc_barrier_wait(nc_port *p, const nc_barrier *b)
+int nc_barrier_wait_for(nc_port *p, const nc_barrier *b, uint64_t timeout_ns)
 {
     nc_event ev;
+    struct tok *t;
+    uint64_t start;
     int rc = nc_barrier_start(p, b, NULL);
 
     if (rc != NC_OK)
         return rc;
+    start = p->be->now_ns(p->be);
     /* poll (a barrier is short); other events wait in the stash */
     for (;;) {
-        if (!poll_ring(p, &ev))
+        /* Every stashed event holds its token (at most 16 + 32) or is the
+         * ERROR event of a refused command: a full stash means more events
+         * outstanding than the event ring holds, which only a caller that
+         * never polls its refused commands' errors can cause. Leave the
+         * rest in the ring; the barrier runs on (nicoll.h). */
+        if (p->stash_n == EV_SLOTS)
+            return NC_EAGAIN;
+        if (!take_event(p, &ev, &t)) {
+            if (timeout_ns && p->be->now_ns(p->be) - start >= timeout_ns)
+                return NC_ETIMEDOUT;
             continue;
+        }
         if (ev.type == NC_EVENT_BARRIER)
             return ev.status;
-        if (p->stash_n < EV_SLOTS) {
-            p->stash[(p->stash_head + p->stash_n) % EV_SLOTS] = ev;
-            p->stash_n++;
-        }
+        p->stash[(p->stash_head + p->stash_n) % EV_SLOTS].ev = ev;
+        p->stash[(p->stash_head + p->stash_n) % EV_SLOTS].t = t;
+        p->stash_n++;
     }
+}
+
+int nc_barrier_wait(nc_port *p, const nc_barrier *b)
+{
+    return nc_barrier_wait_for(p, b, 0);
 }
 
 unsigned nc_barrier_counter(const nc_port *p, enum nc_barrier_counter which)

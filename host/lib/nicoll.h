@@ -64,6 +64,13 @@ int nc_open_pci(nc_port **out, const char *bar, unsigned port, size_t dma_arena,
                 uint64_t bus_base);
 /* Close: pending sends and receive buffers are cancelled (no events). */
 int nc_close(nc_port *p);
+/* Have nc_close(p) call fn(p, arg) once the port is closed, before its
+ * memory is freed (for state a library keeps per port: a port reopened
+ * later may get the same address). fn must not use p other than as a key.
+ * At most NC_CLOSE_HOOKS per port; called last registered first.
+ * NC_OK, NC_EINVAL, or NC_ENORES when the port has no hook free. */
+#define NC_CLOSE_HOOKS 4
+int nc_on_close(nc_port *p, void (*fn)(nc_port *p, void *arg), void *arg);
 
 unsigned nc_node_id(const nc_port *p);
 unsigned nc_node_count(const nc_port *p);
@@ -128,14 +135,54 @@ int nc_barrier_pe(nc_barrier *b, const nc_member *members, unsigned n, unsigned 
 int nc_barrier_gb(nc_barrier *b, const nc_member *members, unsigned n, unsigned me,
                   unsigned dim);
 
+/* The messages of a member's part, in the order it exchanges them: the one
+ * expansion of an nc_barrier that both the NIC's step list (nicoll.c) and
+ * the host-based barrier (nc_hbarrier.c) follow.
+ *   PE: its steps as they are (op EXCHANGE: send, then receive; SEND; RECV);
+ *   GB: receive GATHER from each child, send GATHER to the parent, receive
+ *       BCAST from the parent, send BCAST to each child (the root has no
+ *       parent steps).
+ * The phase names the kind of message (the NIC sends one packet type per
+ * phase; the host sends ordinary empty messages). */
+enum nc_barrier_phase { NC_BAR_PHASE_PE = 0, NC_BAR_PHASE_GATHER = 1, NC_BAR_PHASE_BCAST = 2 };
+
+typedef struct nc_barrier_step {
+    uint8_t op;           /* enum nc_barrier_op */
+    uint8_t phase;        /* enum nc_barrier_phase */
+    nc_member peer;
+} nc_barrier_step;
+
+/* At most this many steps: GB with NC_BARRIER_MAX_CHILDREN children. */
+#define NC_BARRIER_MAX_EXPANDED (2u * NC_BARRIER_MAX_CHILDREN + 2u)
+
+/* b's steps into s[0 .. NC_BARRIER_MAX_EXPANDED-1]: their count (0 for a
+ * barrier of one member), or NC_EINVAL when b is not a valid description
+ * (algorithm, step or child count, op). Members are not checked against a
+ * cluster: the NIC encoder and the host's sends do that. */
+int nc_barrier_expand(const nc_barrier *b, nc_barrier_step *s);
+
 /* NIC-based barrier, split-phase: hand b to the NIC and return at once;
  * the NIC runs it without the host and posts one NC_EVENT_BARRIER event
  * (ctx, status NC_OK or an error) to this port. One barrier at a time per
  * port (NC_EBUSY while one runs). Meanwhile the process may compute, send
  * and receive (a fuzzy barrier). */
 int nc_barrier_start(nc_port *p, const nc_barrier *b, void *ctx);
-/* Start and wait for the completion; other events that arrive meanwhile
- * stay queued for nc_poll / nc_wait. */
+/* Start and wait for the completion, by polling, at most timeout_ns (0: for
+ * ever): the barrier's status (NC_OK or its error), an error of
+ * nc_barrier_start, or
+ *   NC_ETIMEDOUT  the completion did not come in time (a member that never
+ *                 arrives, a NIC that stopped);
+ *   NC_EAGAIN     more events wait for the caller than the event ring holds
+ *                 (only ERROR events of refused commands, never polled, can
+ *                 get there: every other event holds a token);
+ * in both the barrier stays started: its NC_EVENT_BARRIER event (ctx NULL)
+ * comes through nc_poll / nc_wait, and nc_barrier_start answers NC_EBUSY
+ * until then; nc_close aborts it. Other events that arrive meanwhile stay
+ * queued for nc_poll / nc_wait, each keeping its send or receive token
+ * until the caller gets it. */
+int nc_barrier_wait_for(nc_port *p, const nc_barrier *b, uint64_t timeout_ns);
+/* nc_barrier_wait_for without a deadline: a NIC that never completes the
+ * barrier keeps the caller polling for ever. */
 int nc_barrier_wait(nc_port *p, const nc_barrier *b);
 /* The NIC's barrier counters of this port since it was opened (tests and
  * docs/barrier.md): messages that came before their step (kept in the

@@ -30,6 +30,17 @@ uint64_t nc_host_now_ns(void);
 /* Spend 'ns' of CPU time computing (scaled by the profile's compute factor). */
 void nc_host_compute_ns(uint64_t ns);
 
+/* The communication library's own CPU cost (the profile's host.post and
+ * host.recv), charged in the host's clock like nc_host_compute_ns but not
+ * scaled: the profile gives them as times on this host. libnicoll calls
+ * nc_host_charge_post() once per command it writes into its NIC's command
+ * ring (a send, a receive buffer, a registration, a barrier start, open,
+ * close), before the command's PIO writes, and nc_host_charge_recv() once
+ * per event it takes out of its event ring (docs/libnicoll.md). A host
+ * program that is its own library (without libnicoll) may call them too. */
+void nc_host_charge_post(void);
+void nc_host_charge_recv(void);
+
 /* 32-bit PIO to the board window (offsets as firmware/hal/lanai9_regs.h).
  * A write is posted: it costs the profile's PIO-write time and lands on the
  * board its write latency later. A read stalls until the value is back. */

@@ -207,6 +207,18 @@ void nc_host_compute_ns(uint64_t ns)
     charge(cur, ns * 1000 * cur->c.compute_scale_micro / 1000000);
 }
 
+/* Pure CPU time, like compute: no interaction, so no sync point; the next
+ * PIO carries the later time. */
+void nc_host_charge_post(void)
+{
+    charge(cur, cur->c.post_ps);
+}
+
+void nc_host_charge_recv(void)
+{
+    charge(cur, cur->c.recv_ps);
+}
+
 void nc_host_pio_write32(uint32_t off, uint32_t val)
 {
     struct hostrt *h = cur;

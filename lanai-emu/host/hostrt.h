@@ -52,6 +52,8 @@ struct hostrt_costs {
     uint64_t interrupt_ps;         /* interrupt raised on the board -> host notices */
     uint64_t poll_ps;              /* one look at the interrupt line */
     uint64_t compute_scale_micro;  /* compute(ns) x this / 1e6 */
+    uint64_t post_ps;              /* library cost of posting one command (host.post) */
+    uint64_t recv_ps;              /* library cost of consuming one event (host.recv) */
 };
 
 enum hostrt_state {

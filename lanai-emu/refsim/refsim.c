@@ -258,6 +258,8 @@ void refsim_config_from_profile(struct refsim_config *cfg, const struct profile 
     cfg->host.interrupt_ps = pp->host_interrupt_ps;
     cfg->host.poll_ps = pp->host_poll_ps;
     cfg->host.compute_scale_micro = pp->host_compute_scale_micro;
+    cfg->host.post_ps = pp->host_post_ps;
+    cfg->host.recv_ps = pp->host_recv_ps;
 }
 
 int refsim_init(struct refsim *s, const struct refsim_config *cfg, const struct topo *t,

@@ -9,6 +9,12 @@
  *          | sub (barrier k is PE among all nodes when k is even, GB of
  *          dimension DIM among the even nodes only when k is odd: the odd
  *          nodes go on to k+1 and their messages reach nodes still in k)
+ *          | reopen (PE through nc_hbarrier(), the per-port convenience:
+ *          after COUNT/2 barriers every node, one at a time, closes its
+ *          port 0 and opens port 1; prints "hb reopen same_address=0|1"
+ *          (the new nc_port where the old one was) and checks that the new
+ *          port got its own receive buffers; then the other barriers, on
+ *          port 1)
  *     before barrier k every node computes a random 0 .. SKEW_NS-1 ns
  *     (seed SEED, node, k); SLOW_NODE computes SLOW_NS more, so that every
  *     other node's messages reach it before it waits for them
@@ -38,6 +44,42 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* Between two barriers: every node closes its port 0 and opens port 1,
+ * node i at 2 ms + i x 200 us after it left the last barrier, so that no
+ * message is in flight and no other node allocates meanwhile: the new
+ * nc_port usually gets the old one's address, what nc_hbarrier keyed its
+ * contexts by. (Port 1, not 0 again: a peer that sent to the closed port 0
+ * has its first message to the new process rejected, the MCP's
+ * closed-port rule, and host-based barriers fail on that.) The
+ * convenience context must be a new one, with its receive buffers on the
+ * new port. NULL (after a FAIL line) if not. */
+static nc_port *reopen(nc_port *p, unsigned me, unsigned n)
+{
+    nc_member self = { (uint16_t)me, 1 };
+    nc_port *q;
+    nc_barrier solo;
+    int rc;
+
+    nc_host_compute_ns(2000000 + (uint64_t)me * 200000);
+    if ((rc = nc_close(p)) || (rc = nc_open(&q, 1))) {
+        nc_host_printf("FAIL reopen: %s\n", nc_strerror(rc));
+        return NULL;
+    }
+    nc_host_printf("hb reopen same_address=%d\n", q == p);
+    /* a barrier of one member: no message, only the context */
+    if ((rc = nc_barrier_pe(&solo, &self, 1, 0)) || (rc = nc_hbarrier(q, &solo))) {
+        nc_host_printf("FAIL reopen: solo barrier: %s\n", nc_strerror(rc));
+        return NULL;
+    }
+    if (nc_recv_tokens(q) != 32 - NC_HB_RECV_BUFS) {
+        nc_host_printf("FAIL reopen: stale context, %u receive tokens free on the new port\n",
+                       nc_recv_tokens(q));
+        return NULL;
+    }
+    nc_host_compute_ns((uint64_t)(n - me) * 200000 + 2000000);
+    return q;
+}
+
 int main(int argc, char **argv)
 {
     unsigned me = nc_host_node(), n = nc_host_nodes();
@@ -47,7 +89,7 @@ int main(int argc, char **argv)
     int rc;
 
     if (argc < 6) {
-        nc_host_printf("usage: host_hbar pe|gb|mix DIM COUNT SKEW_NS SEED [SLOW_NODE SLOW_NS]\n");
+        nc_host_printf("usage: host_hbar pe|gb|mix|sub|reopen DIM COUNT SKEW_NS SEED [SLOW_NODE SLOW_NS]\n");
         return 2;
     }
     const char *algo = argv[1];
@@ -63,14 +105,18 @@ int main(int argc, char **argv)
         members[i] = (nc_member){ (uint16_t)i, 0 };
         evens[i / 2] = (nc_member){ (uint16_t)(i & ~1u), 0 };
     }
-    if ((rc = nc_open(&p, 0)) || (rc = nc_hbar_init(&h, p))) {
+    /* reopen: nc_hbarrier's own context instead of h */
+    bool conv = !strcmp(algo, "reopen");
+    memset(&h, 0, sizeof h);
+    if ((rc = nc_open(&p, 0)) || (!conv && (rc = nc_hbar_init(&h, p)))) {
         nc_host_printf("FAIL open/init: %s\n", nc_strerror(rc));
         return 1;
     }
     h.timeout_ns = 20000000;    /* 20 ms: a lost message fails the run, never hangs it */
     for (unsigned k = 0; k < count; k++) {
         bool sub = !strcmp(algo, "sub"), half = sub && k % 2 == 1;
-        bool pe = !strcmp(algo, "pe") || (!strcmp(algo, "mix") && k % 3 == 0) || (sub && !half);
+        bool pe = !strcmp(algo, "pe") || (!strcmp(algo, "mix") && k % 3 == 0) || (sub && !half) ||
+                  conv;
         unsigned d = !strcmp(algo, "mix") ? 1 + k % (n > 1 ? n - 1 : 1) : dim;
         unsigned m = half ? (n + 1) / 2 : n;
 
@@ -78,6 +124,12 @@ int main(int argc, char **argv)
             continue;   /* not a member of this one */
         if (half && d > m - 1)
             d = m > 1 ? m - 1 : 1;
+        if (conv && k == count / 2) {
+            if (!(p = reopen(p, me, n)))
+                return 1;
+            for (unsigned i = 0; i < n; i++)
+                members[i].port = 1;
+        }
         rc = pe ? nc_barrier_pe(&b, members, n, me)
                 : nc_barrier_gb(&b, half ? evens : members, m, half ? me / 2 : me, d);
         if (rc) {
@@ -87,7 +139,7 @@ int main(int argc, char **argv)
         uint64_t w = skew ? mix(seed ^ mix((uint64_t)me << 32 | k)) % skew : 0;
         nc_host_compute_ns(w + (me == slow ? slow_ns : 0));
         uint64_t t0 = nc_host_now_ns();
-        if ((rc = nc_hbar_run(&h, &b))) {
+        if ((rc = conv ? nc_hbarrier(p, &b) : nc_hbar_run(&h, &b))) {
             nc_host_printf("FAIL barrier %u: %s\n", k, nc_strerror(rc));
             return 1;
         }

@@ -4,8 +4,9 @@
  * virtual time against a fake machine. Every cost and every timestamp is
  * checked against the numbers given: compute, PIO writes (posted, landing a
  * latency later), PIO reads (stalling), the interrupt line (waiting, timing
- * out, polling), copies, DMA memory, windows (a host never interacts past
- * the bound it was given), and determinism of two interleaved hosts.
+ * out, polling), copies, the library's post and receive costs, DMA memory,
+ * windows (a host never interacts past the bound it was given), and
+ * determinism of two interleaved hosts.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +27,7 @@ static const struct hostrt_costs C = {
     .pio_read_ps = 900 * NS, .pio_write_ps = 100 * NS, .pio_write_latency_ps = 250 * NS,
     .copy_fixed_ps = 50 * NS, .copy_ps_per_byte = 3 * NS, .interrupt_ps = 2000 * NS,
     .poll_ps = 40 * NS, .compute_scale_micro = 1000000,
+    .post_ps = 1300 * NS, .recv_ps = 700 * NS,
 };
 
 /* The fake machine: a log of what reached it, and registers to read. */
@@ -360,6 +362,33 @@ static void test_compute_scale(void **st)
     hostrt_destroy(&hosts[0]);
 }
 
+/* Three commands posted, two events consumed, then a PIO write: the
+ * library's costs come before the write, which lands that much later. */
+static int prog_library_costs(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    for (int i = 0; i < 3; i++)
+        nc_host_charge_post();
+    nc_host_charge_recv();
+    nc_host_charge_recv();
+    nc_host_pio_write32(0x10, 1);
+    return 0;
+}
+
+static void test_library_costs(void **st)
+{
+    struct hostrt_costs c = C;
+    (void)st;
+    c.compute_scale_micro = 1500000;    /* scales compute only: post and recv are host times */
+    nlog = 0;
+    assert_int_equal(hostrt_init(&hosts[0], 0, 1, &M, &c, prog_library_costs, 0, NULL, 4096, 0), 0);
+    run_to_end(0, 1000000 * NS);
+    assert_int_equal(nlog, 1);
+    assert_int_equal(log_[0].t, 3 * C.post_ps + 2 * C.recv_ps + C.pio_write_latency_ps);
+    assert_int_equal(hosts[0].now_ps, 3 * C.post_ps + 2 * C.recv_ps + C.pio_write_ps);
+    hostrt_destroy(&hosts[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -371,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_windows_and_determinism),
         cmocka_unit_test(test_compute_scale),
         cmocka_unit_test(test_pio_bursts),
+        cmocka_unit_test(test_library_costs),
     };
     return cmocka_run_group_tests_name("hostrt", tests, NULL, NULL);
 }

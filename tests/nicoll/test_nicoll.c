@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -211,6 +212,248 @@ static void test_commands_and_events(void **state)
     nc_close(p);
 }
 
+/* Wait until the fake MCP has taken n commands. */
+static void commands(unsigned n)
+{
+    while (ncmds < n)
+        usleep(100);
+}
+
+/* The step word of nc_abi.h, written out here from the ABI's definition
+ * (op << 28 | phase << 24 | port << 16 | node), not with the library's
+ * encoder, so that the list the NIC gets is checked against the ABI. */
+static uint32_t abi_step(unsigned op, unsigned phase, nc_member m)
+{
+    return (uint32_t)op << 28 | (uint32_t)phase << 24 | (uint32_t)m.port << 16 | m.node;
+}
+
+/* The list the library handed the NIC with command c (its bus address in
+ * the arena, whose first byte is ring[0]). */
+static void assert_list(const uint8_t *ring, const uint32_t *c, const uint32_t *want, unsigned n)
+{
+    uint64_t bus = (uint64_t)c[1] << 32 | c[2];
+
+    assert_int_equal(c[0], NC_CMD_BARRIER);
+    assert_int_equal(c[3], 4 * n);
+    for (unsigned i = 0; i < n; i++) {
+        const uint8_t *w = ring + (bus - BUS) + 4 * i;
+        assert_int_equal((uint32_t)w[0] << 24 | (uint32_t)w[1] << 16 | (uint32_t)w[2] << 8 | w[3],
+                         want[i]);
+    }
+}
+
+/* The NIC's step lists of a PE and a GB barrier (the ABI is frozen: the
+ * same words as before nc_barrier_expand existed), and the list reused
+ * (length 0) when it is the same as the previous one. */
+static void test_barrier_lists(void **state)
+{
+    nc_member m[4] = { { 3, 1 }, { 0, 2 }, { 2, 0 }, { 1, 5 } };
+    uint32_t want[1 + NC_BAR_MAX_STEPS];
+    unsigned n = 0, evi = 0;
+    nc_barrier b;
+    nc_event ev;
+    nc_port *p;
+    uint8_t *ring;
+    int ctx;
+
+    (void)state;
+    assert_int_equal(nc_open_pci(&p, path, 0, 1 << 20, BUS), NC_OK);
+    ring = (uint8_t *)nc_alloc(p, 64) - EVRING;
+    /* PE, member 2 of 4: an exchange per round, with members 3 and 0 */
+    assert_int_equal(nc_barrier_pe(&b, m, 4, 2), NC_OK);
+    assert_int_equal(b.nsteps, 2);
+    want[n++] = NC_BAR_MAGIC << 16 | 2;
+    for (unsigned i = 0; i < 2; i++) {
+        assert_int_equal(b.step[i].op, NC_BAR_OP_EXCHANGE);
+        want[n++] = abi_step(NC_BSTEP_SEND | NC_BSTEP_RECV, NC_BSTEP_PE, b.step[i].peer);
+    }
+    assert_int_equal(nc_barrier_start(p, &b, &ctx), NC_OK);
+    assert_int_equal(nc_barrier_start(p, &b, &ctx), NC_EBUSY);
+    commands(3);                            /* OPEN, REG of the barrier buffer, BARRIER */
+    assert_int_equal(cmds[1][0], NC_CMD_REG);
+    assert_list(ring, cmds[2], want, n);
+    put_event(ring, evi++, NC_EV_BARRIER, NC_ST_OK, 0, 0, 0, 0);
+    assert_int_equal(nc_poll(p, &ev), 1);
+    assert_int_equal(ev.type, NC_EVENT_BARRIER);
+    assert_ptr_equal(ev.ctx, &ctx);
+    /* the same list again: the NIC holds it, no DMA */
+    assert_int_equal(nc_barrier_start(p, &b, NULL), NC_OK);
+    commands(4);
+    assert_int_equal(cmds[3][0], NC_CMD_BARRIER);
+    assert_int_equal(cmds[3][3], 0);
+    put_event(ring, evi++, NC_EV_BARRIER, NC_ST_OK, 0, 0, 0, 0);
+    assert_int_equal(nc_poll(p, &ev), 1);
+    /* GB, dimension 1 (a chain), member 1: a parent and a child */
+    assert_int_equal(nc_barrier_gb(&b, m, 4, 1, 1), NC_OK);
+    assert_true(b.has_parent);
+    assert_int_equal(b.nchildren, 1);
+    n = 0;
+    want[n++] = NC_BAR_MAGIC << 16 | 4;
+    want[n++] = abi_step(NC_BSTEP_RECV, NC_BSTEP_GATHER, b.child[0]);
+    want[n++] = abi_step(NC_BSTEP_SEND, NC_BSTEP_GATHER, b.parent);
+    want[n++] = abi_step(NC_BSTEP_RECV, NC_BSTEP_BCAST, b.parent);
+    want[n++] = abi_step(NC_BSTEP_SEND, NC_BSTEP_BCAST, b.child[0]);
+    assert_int_equal(nc_barrier_start(p, &b, NULL), NC_OK);
+    commands(5);
+    assert_list(ring, cmds[4], want, n);
+    put_event(ring, evi++, NC_EV_BARRIER, NC_ST_OK, 0, 0, 0, 0);
+    assert_int_equal(nc_poll(p, &ev), 1);
+    /* a member outside the cluster (4 nodes): refused by the library */
+    m[3].node = 4;
+    assert_int_equal(nc_barrier_gb(&b, m, 4, 0, 3), NC_OK);
+    assert_int_equal(nc_barrier_start(p, &b, NULL), NC_EINVAL);
+    nc_close(p);
+}
+
+/* The expansion both barriers follow: GB's order, PE's steps as they are,
+ * bad descriptions refused. */
+static void test_barrier_expand(void **state)
+{
+    nc_member m[8];
+    nc_barrier_step s[NC_BARRIER_MAX_EXPANDED];
+    nc_barrier b;
+
+    (void)state;
+    for (unsigned i = 0; i < 8; i++)
+        m[i] = (nc_member){ (uint16_t)(10 + i), (uint8_t)(i % 3) };
+    /* the root of a star: gather from 7, broadcast to 7 */
+    assert_int_equal(nc_barrier_gb(&b, m, 8, 0, 7), NC_OK);
+    assert_int_equal(nc_barrier_expand(&b, s), 14);
+    for (unsigned i = 0; i < 7; i++) {
+        assert_true(s[i].op == NC_BAR_OP_RECV && s[i].phase == NC_BAR_PHASE_GATHER);
+        assert_true(s[7 + i].op == NC_BAR_OP_SEND && s[7 + i].phase == NC_BAR_PHASE_BCAST);
+        assert_int_equal(s[i].peer.node, s[7 + i].peer.node);
+    }
+    /* a leaf: up, then down */
+    assert_int_equal(nc_barrier_gb(&b, m, 8, 5, 7), NC_OK);
+    assert_int_equal(nc_barrier_expand(&b, s), 2);
+    assert_true(s[0].op == NC_BAR_OP_SEND && s[0].phase == NC_BAR_PHASE_GATHER);
+    assert_true(s[1].op == NC_BAR_OP_RECV && s[1].phase == NC_BAR_PHASE_BCAST);
+    assert_int_equal(s[0].peer.node, 10);
+    /* PE over 5 (one folded in): member 4 sends, then receives */
+    assert_int_equal(nc_barrier_pe(&b, m, 5, 4), NC_OK);
+    assert_int_equal(nc_barrier_expand(&b, s), (int)b.nsteps);
+    for (unsigned i = 0; i < b.nsteps; i++)
+        assert_true(s[i].op == b.step[i].op && s[i].phase == NC_BAR_PHASE_PE &&
+                    s[i].peer.node == b.step[i].peer.node);
+    /* one member: nothing to do */
+    assert_int_equal(nc_barrier_pe(&b, m, 1, 0), NC_OK);
+    assert_int_equal(nc_barrier_expand(&b, s), 0);
+    /* bad descriptions */
+    b.nsteps = 1;
+    b.step[0].op = 7;
+    assert_int_equal(nc_barrier_expand(&b, s), NC_EINVAL);
+    b.algo = 9;
+    assert_int_equal(nc_barrier_expand(&b, s), NC_EINVAL);
+    assert_int_equal(nc_barrier_gb(&b, m, 8, 0, 7), NC_OK);
+    b.nchildren = NC_BARRIER_MAX_CHILDREN + 1;
+    assert_int_equal(nc_barrier_expand(&b, s), NC_EINVAL);
+    assert_int_equal(nc_barrier_expand(NULL, s), NC_EINVAL);
+}
+
+static nc_port *hook_port[8];
+static uintptr_t hook_arg[8];
+static unsigned nhook;
+
+static void hook(nc_port *p, void *arg)
+{
+    hook_port[nhook] = p;
+    hook_arg[nhook++] = (uintptr_t)arg;
+}
+
+/* nc_on_close: every hook once, after the port closed, the last first. */
+static void test_close_hooks(void **state)
+{
+    nc_port *p;
+
+    (void)state;
+    nhook = 0;
+    assert_int_equal(nc_open_pci(&p, path, 0, 1 << 20, BUS), NC_OK);
+    for (uintptr_t i = 0; i < NC_CLOSE_HOOKS; i++)
+        assert_int_equal(nc_on_close(p, hook, (void *)(i + 1)), NC_OK);
+    assert_int_equal(nc_on_close(p, hook, NULL), NC_ENORES);
+    assert_int_equal(nc_on_close(p, NULL, NULL), NC_EINVAL);
+    assert_int_equal(nc_on_close(NULL, hook, NULL), NC_EINVAL);
+    assert_int_equal(nhook, 0);
+    assert_int_equal(nc_close(p), NC_OK);
+    assert_int_equal(R(ABI + NC_ABI_OFF_PORT(0) + NC_ABI_PORT_STATE), 0);
+    assert_int_equal(nhook, NC_CLOSE_HOOKS);
+    for (unsigned i = 0; i < NC_CLOSE_HOOKS; i++) {
+        assert_ptr_equal(hook_port[i], p);
+        assert_int_equal(hook_arg[i], NC_CLOSE_HOOKS - i);
+    }
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* nc_barrier_wait_for: a NIC that never completes the barrier (the fake
+ * MCP takes the command and never answers) times out; events that arrive
+ * meanwhile are kept for nc_poll and keep their tokens until then; the
+ * barrier's late completion comes through nc_poll; a full stash stops the
+ * wait with NC_EAGAIN instead of losing events. */
+static void test_barrier_wait_for(void **state)
+{
+    nc_member m[2] = { { 2, 0 }, { 3, 0 } };
+    nc_barrier b;
+    nc_event ev;
+    nc_port *p;
+    uint8_t *buf, *ring;
+    unsigned evi = 0;
+    uint64_t t0;
+    int ctx;
+
+    (void)state;
+    assert_int_equal(nc_open_pci(&p, path, 0, 1 << 20, BUS), NC_OK);
+    buf = nc_alloc(p, 4096);
+    ring = buf - EVRING;
+    assert_int_equal(nc_register(p, buf, 4096), NC_OK);
+    assert_int_equal(nc_barrier_pe(&b, m, 2, 0), NC_OK);
+    /* two sends complete while the barrier waits */
+    assert_int_equal(nc_send(p, 3, 0, buf, 8, &ctx), NC_OK);
+    assert_int_equal(nc_send(p, 3, 0, buf + 8, 8, &ctx), NC_OK);
+    commands(4);
+    put_event(ring, evi++, NC_EV_SENT, NC_ST_OK, cmds[2][6], 8, 3, 0);
+    put_event(ring, evi++, NC_EV_SENT, NC_ST_OK, cmds[3][6], 8, 3, 0);
+    t0 = now_ns();
+    assert_int_equal(nc_barrier_wait_for(p, &b, 5000000), NC_ETIMEDOUT);
+    assert_true(now_ns() - t0 >= 5000000);
+    assert_int_equal(nc_send_tokens(p), 14);         /* stashed, not handed out yet */
+    assert_int_equal(nc_barrier_wait_for(p, &b, 1000000), NC_EBUSY);   /* still running */
+    assert_int_equal(nc_poll(p, &ev), 1);
+    assert_int_equal(ev.type, NC_EVENT_SENT);
+    assert_ptr_equal(ev.buf, buf);
+    assert_int_equal(nc_send_tokens(p), 15);
+    assert_int_equal(nc_poll(p, &ev), 1);
+    assert_ptr_equal(ev.buf, buf + 8);
+    assert_int_equal(nc_send_tokens(p), 16);
+    assert_int_equal(nc_poll(p, &ev), 0);
+    /* the completion, late: through nc_poll */
+    put_event(ring, evi++, NC_EV_BARRIER, NC_ST_OK, 0, 0, 0, 0);
+    assert_int_equal(nc_poll(p, &ev), 1);
+    assert_int_equal(ev.type, NC_EVENT_BARRIER);
+    assert_null(ev.ctx);
+    /* 64 ERROR events (refused commands hold no token) never polled: the
+     * stash fills and the wait stops without losing any */
+    for (unsigned i = 0; i < 64; i++)
+        put_event(ring, evi++, NC_EV_ERROR, NC_ST_EINVAL, NC_CMD_REG, 0, 0, 0);
+    assert_int_equal(nc_barrier_wait_for(p, &b, 0), NC_EAGAIN);
+    for (unsigned i = 0; i < 64; i++) {
+        assert_int_equal(nc_poll(p, &ev), 1);
+        assert_int_equal(ev.type, NC_EVENT_ERROR);
+    }
+    put_event(ring, evi++, NC_EV_BARRIER, NC_ST_OK, 0, 0, 0, 0);
+    assert_int_equal(nc_poll(p, &ev), 1);
+    assert_int_equal(ev.type, NC_EVENT_BARRIER);
+    assert_int_equal(nc_poll(p, &ev), 0);
+    nc_close(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +461,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_mcp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_routes_close, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commands_and_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_barrier_lists, setup, teardown),
+        cmocka_unit_test(test_barrier_expand),
+        cmocka_unit_test_setup_teardown(test_barrier_wait_for, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_close_hooks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

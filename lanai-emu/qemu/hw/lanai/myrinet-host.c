@@ -203,6 +203,8 @@ void mr_hosts_init(MyrinetState *m)
             .interrupt_ps = pp->host_interrupt_ps,
             .poll_ps = pp->host_poll_ps,
             .compute_scale_micro = pp->host_compute_scale_micro,
+            .post_ps = pp->host_post_ps,
+            .recv_ps = pp->host_recv_ps,
         };
 
         if (m->program) {
