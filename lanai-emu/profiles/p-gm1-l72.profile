@@ -52,8 +52,9 @@ switch_ports   = 8          # [002 s6] one 8-port switch
 [host]
 clock = 300 MHz             # [002 s6] Pentium II
 cpus  = 2                   # [002 s6]
-post  = 1.2 us              # provisional: as p-gm1-l43; calibrate against R7 (host-PE, [002 s1])
-recv  = 1.2 us              # provisional: as p-gm1-l43; calibrate against R7 (host-PE)
+post  = 6 us                # calibrated against R7 (2026-11-22, docs/profiles.md "R7 calibration"): the paper's host-PE step
+                            # has ~14.7 us that does not scale with the NIC clock; ~2.7 us of it is PCI/PIO
+recv  = 6 us                # calibrated against R7 with post: post + recv = 14.7 - 2.7 us, split evenly
 poll  = 117 ns              # provisional: ~35 CPU cycles
 copy_fixed = 200 ns         # provisional: R7 is insensitive
 copy_rate  = 8 ns/B         # provisional: R7 is insensitive
