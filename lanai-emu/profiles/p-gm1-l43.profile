@@ -17,12 +17,10 @@
 #   [W-sissa] as in p-gm2.profile (GM 256-byte bursts; 64/66 overheads)
 # "provisional" numbers are placeholders to be calibrated against the named
 # experiment (docs/profiles.md, "Calibration").
-# R7 was run against these numbers (2026-11-21, docs/bench-r7.md; 16 nodes: host-PE 475.3 us vs ~181.8):
-# not calibrated. R7 scales with nic.clock alone (the MCP's ~3,100
-# instructions per message dominate); pci.dma_read, pio_*, host.poll move it
-# by nothing, pci.transaction +5 us by 3.8 us; host.post and host.recv are
-# charged by nothing yet. Every "provisional" below stays so
-# (docs/profiles.md, "R7 calibration status").
+# R7 (docs/bench-r7.md, docs/profiles.md "R7 calibration"): host.post and
+# host.recv are calibrated against it; nic.cpi stays 1 (the NIC rows follow
+# the MCP's instructions at the clock); every other "provisional" number
+# moves R7 by little (the sensitivities are in docs/profiles.md).
 
 [cluster]
 name  = P-GM1-L43
