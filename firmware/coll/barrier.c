@@ -162,16 +162,6 @@ static inline __attribute__((always_inline)) void advance(uint32_t pi)
     b->state = B_IDLE;
     if (b->tail == b->nsteps)
         port_event(pi, b->gen, NC_EV_BARRIER, NC_ST_OK, b->cookie, 0, 0, 0);
-    if (acks_held)
-        rx_ack_idle();  /* the ACKs held back for the barrier (rx.c) */
-}
-
-bool bar_busy(void)
-{
-    for (uint32_t pi = 0; pi < NC_FW_PORTS; pi++)
-        if (bars[pi].state != B_IDLE)
-            return true;
-    return false;
 }
 
 static void bar_start(uint32_t pi)

@@ -25,8 +25,6 @@ void bar_port_open(uint32_t pi);
 void bar_port_closed(uint32_t pi);
 /* An in-sequence barrier packet (NC_PT_BAR_*) from node src. */
 void bar_packet(uint32_t src, const struct nc_pkt *h);
-/* Does a barrier run (or load) on any port? */
-bool bar_busy(void);
 /* A barrier packet's token is done (acknowledged, or never sent). */
 void bar_token_free(uint16_t tok);
 

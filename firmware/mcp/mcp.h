@@ -135,9 +135,6 @@ void rx_port_closed(uint32_t port);
  * the peer was owed is then on its way (rx.c's delayed ACKs). */
 uint32_t rx_ack_now(uint32_t peer);
 void rx_ack_timer(void);            /* ISR.TIME1: the ACKs owed go out */
-/* No barrier runs any more: the ACKs held back for it go (if acks_held). */
-void rx_ack_idle(void);
-extern bool acks_held;
 
 /* ---- control packets (ctrl.c) ------------------------------------------- */
 void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq);

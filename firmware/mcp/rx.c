@@ -20,15 +20,17 @@
  * Delayed ACKs: a barrier packet is not acknowledged at once. Every
  * packet that goes to its sender carries the cumulative ACK (wire.h), and
  * in a barrier one often does soon (the partner's own barrier message);
- * only if none has gone for a whole period of timer 1 (a
- * quarter of the retransmission timeout: an ACK is owed between one and
- * two periods, so the sender's timer never sees the delay) does an ACK
- * packet go, and while a barrier runs on this NIC not before the barrier
- * completes or a third period ends (an ACK packet sent and received in
- * the middle of a step delays that step on both NICs: R7's 16-node
- * NIC-PE, whose barrier is longer than two periods, lost ~10 us a barrier
- * to them). Data packets, duplicates and the NC_FW_WINDOW / 2-th packet
- * owed are acknowledged at once, as before: a stream is never held back.
+ * only if none has gone within ACK_DELAY() (three quarters of the
+ * retransmission timeout: the sender's timer never sees the delay) of the
+ * oldest packet owed does an ACK packet go, at that deadline (timer 1,
+ * set for the oldest). A deadline per packet, not the former periods of a
+ * quarter of the timeout (owed one to two periods, 50-100 us at 33 MHz):
+ * those were shorter than R7's 16-node barrier, so nearly every barrier
+ * packet's ACK went as its own packet in the middle of some step, costing
+ * both NICs time on the critical path (2.4 ACK packets per node and
+ * barrier, 140 us a barrier; now none, 115 us). Data packets,
+ * duplicates and the NC_FW_WINDOW / 2-th packet owed are acknowledged at
+ * once, as before: a stream is never held back.
  * (Delaying the ACKs of empty messages too made R7's host-based PE 3%
  * faster on 2 nodes and 17% slower on 8 of P-GM1-L43: the ACKs then went
  * out in bursts at the timer, beside the next barrier's messages.)
@@ -51,18 +53,23 @@ static uint8_t rx_held[NC_FW_RX_BUFS];
 static uint32_t rx_armed = NONE16;      /* buffer the engine is armed with */
 
 /* Delayed ACKs: packets accepted since the last ACK went to each peer,
- * whether a timer 1 period has passed since (1) or two (2: due, held
- * while a barrier runs), and the peers that may owe one (each once). */
-static uint8_t owes[NC_FW_MAX_NODES], aged[NC_FW_MAX_NODES], listed[NC_FW_MAX_NODES];
+ * the RTC when the oldest of them came, and the peers that may owe one
+ * (each once). */
+static uint8_t owes[NC_FW_MAX_NODES], listed[NC_FW_MAX_NODES];
+static uint32_t since[NC_FW_MAX_NODES];
 static uint16_t owe_list[NC_FW_MAX_NODES];
 static uint32_t n_owe;
 static bool ack_timer_on;
-bool acks_held;                 /* some aged[] is 2: due, held (rx_ack_idle) */
+
+#define RTC() (*(volatile uint32_t *)(L9_SPECIAL_BASE + L9_RTC))
+/* An owed ACK goes at the latest this long after the packet that it is
+ * owed for: three quarters of the sender's retransmission timeout, so its
+ * timer never sees the delay. */
+#define ACK_DELAY() (tx_rto * 3u / 4u)
 
 uint32_t rx_ack_now(uint32_t peer)
 {
     owes[peer] = 0;
-    aged[peer] = 0;
     return rxc[peer].w.expected - 1;
 }
 
@@ -71,13 +78,14 @@ uint32_t rx_ack_now(uint32_t peer)
 static void ack(uint32_t src, bool now)
 {
     if (!now && owes[src] < NC_FW_WINDOW / 2 - 1) {
-        owes[src]++;
+        if (!owes[src]++)
+            since[src] = RTC();
         if (!listed[src]) {
             listed[src] = 1;
             owe_list[n_owe++] = (uint16_t)src;
         }
         if (!ack_timer_on) {
-            hal_timer1(tx_rto / 4);
+            hal_timer1(ACK_DELAY());
             ack_timer_on = true;
         }
         return;
@@ -87,67 +95,34 @@ static void ack(uint32_t src, bool now)
         ctrl_send_one();
 }
 
-/* TIME1: an ACK owed since the previous period is due; one owed since
- * this period waits for the next (the list keeps only those). A due ACK
- * goes now if no barrier runs on this NIC; else it is held until the
- * barriers are done (rx_ack_idle) or the next period at the latest, so
- * that it does not cost a step of the running barrier its time (owed at
- * most three periods: three quarters of the sender's timeout). */
+/* TIME1: the ACKs owed since ACK_DELAY() ago go now (an ACK that a
+ * packet to the peer carried meanwhile is no longer owed); timer 1 is set
+ * again for the oldest one left. */
 void rx_ack_timer(void)
 {
-    uint32_t kept = 0, busy = 2;
+    uint32_t kept = 0, now = RTC(), d = ACK_DELAY(), next = d;
 
     hal_isr_clear(L9_ISR_TIME1);
-    acks_held = false;
     for (uint32_t i = 0; i < n_owe; i++) {
         uint32_t peer = owe_list[i];
 
-        if (owes[peer] && aged[peer] < 2) {
-            if (!aged[peer]) {
-                aged[peer] = 1;
+        if (owes[peer]) {
+            int32_t left = (int32_t)(since[peer] + d - now);
+
+            if (left > 0) {
                 owe_list[kept++] = (uint16_t)peer;
+                if ((uint32_t)left < next)
+                    next = (uint32_t)left;
                 continue;
             }
-            if (busy == 2)
-                busy = bar_busy();
-            if (busy) {
-                aged[peer] = 2;
-                acks_held = true;
-                owe_list[kept++] = (uint16_t)peer;
-                continue;
-            }
+            ctrl_queue(peer, NC_PT_ACK, 0);
         }
         listed[peer] = 0;
-        if (owes[peer])
-            ctrl_queue(peer, NC_PT_ACK, 0);
     }
     n_owe = kept;
     ack_timer_on = kept != 0;
     if (kept)
-        hal_timer1(tx_rto / 4);
-}
-
-/* The last running barrier completed: the held ACKs go now, while the
- * NIC waits for its host. */
-void rx_ack_idle(void)
-{
-    uint32_t kept = 0;
-
-    acks_held = false;
-    if (bar_busy())
-        return;
-    for (uint32_t i = 0; i < n_owe; i++) {
-        uint32_t peer = owe_list[i];
-
-        if (aged[peer] == 2) {
-            listed[peer] = 0;
-            if (owes[peer])
-                ctrl_queue(peer, NC_PT_ACK, 0);
-            continue;
-        }
-        owe_list[kept++] = (uint16_t)peer;
-    }
-    n_owe = kept;
+        hal_timer1(next);
 }
 
 static void arm(void)
