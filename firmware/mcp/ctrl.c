@@ -62,6 +62,15 @@ static void send_ack(uint32_t peer)
     hal_tx(h, rl, h + NC_PKT_HDR);
 }
 
+/* An ACK to peer now: straight on the wire if nothing is queued ahead
+ * of it and the engine is free (no queue round trip), else queued. */
+void ctrl_ack(uint32_t peer)
+{
+    if (!count && (hal_isr() & L9_ISR_SEND))
+        return send_ack(peer);
+    ctrl_queue(peer, NC_PT_ACK, 0);
+}
+
 void ctrl_send_one(void)
 {
     struct ctrl c = q[head];

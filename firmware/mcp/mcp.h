@@ -140,6 +140,7 @@ void rx_ack_timer(void);            /* ISR.TIME1: the ACKs owed go out */
 void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq);
 bool ctrl_pending(void);
 void ctrl_send_one(void);           /* only when ISR.SEND */
+void ctrl_ack(uint32_t peer);       /* an ACK now (queued if it must wait) */
 
 /* Put the route to a node in the 8 bytes before hdr (8-byte aligned);
  * its length, or 0 bytes if the host has not loaded it. */

@@ -90,9 +90,7 @@ static void ack(uint32_t src, bool now)
         }
         return;
     }
-    ctrl_queue(src, NC_PT_ACK, 0);      /* the value is taken when it goes */
-    if (hal_isr() & L9_ISR_SEND)
-        ctrl_send_one();
+    ctrl_ack(src);                      /* the value is taken when it goes */
 }
 
 /* TIME1: the ACKs owed since ACK_DELAY() ago go now (an ACK that a
