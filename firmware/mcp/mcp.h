@@ -99,6 +99,23 @@ void port_event_dma_done(uint16_t slot);
 void send_done(uint16_t tok, uint32_t status);
 /* Take a receive token of port p that holds len bytes; NONE16 if none. */
 uint16_t port_take_rtoken(struct port *p, uint32_t len);
+/* The same, inlined for the usual case: the oldest buffer holds it. */
+static inline __attribute__((always_inline)) uint16_t port_take_rtoken_head(struct port *p,
+                                                                           uint32_t len)
+{
+    if (p->nrq) {
+        uint16_t k = p->rq[p->rq_head];
+
+        if (p->rtok[k].len >= len) {
+            p->rq_head = (p->rq_head + 1) % NC_FW_RECV_TOKENS;
+            p->nrq--;
+            p->rtok[k].valid = 0;
+            p->rfree[p->nrfree++] = k;
+            return k;
+        }
+    }
+    return port_take_rtoken(p, len);
+}
 
 /* ---- connections, send side (tx.c) -------------------------------------- */
 struct pktd {               /* a packet descriptor */

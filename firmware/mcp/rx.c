@@ -243,7 +243,7 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
 #endif
         if (!p->open)
             return false;       /* not open yet: hold the sender back */
-        t = port_take_rtoken(p, h->msg_len);
+        t = port_take_rtoken_head(p, h->msg_len);
         if (t == NONE16)
             return false;       /* no receive buffer: hold the sender back */
         c->active = 1;
