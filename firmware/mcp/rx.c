@@ -163,7 +163,8 @@ void rx_port_closed(uint32_t port)
 }
 
 /* Deliver (or discard) an accepted data packet; true if b stays held. */
-static bool deliver(uint32_t src, const struct nc_pkt *h, uint16_t b)
+static inline __attribute__((always_inline)) bool deliver(uint32_t src, const struct nc_pkt *h,
+                                                         uint16_t b)
 {
     struct rxconn *c = &rxc[src];
     struct port *p;
