@@ -40,7 +40,7 @@ struct nc_port {
     /* the NIC-based barrier (docs/barrier.md) */
     uint8_t *bar_buf;                   /* the barrier buffer, registered */
     uint64_t bar_bus;
-    uint32_t bar_last[1 + NC_BAR_MAX_STEPS], bar_last_words;   /* what the NIC holds */
+    uint32_t bar_last_words;            /* the list in bar_buf the NIC holds (0: none) */
     bool bar_busy;
     void *bar_ctx;
     /* nc_on_close's hooks */
@@ -477,9 +477,10 @@ int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns)
 
 /* ---- NIC-based barrier (docs/barrier.md) --------------------------------- */
 
-/* b as the NIC's step list (nc_abi.h): nc_barrier_expand's steps with
- * the NIC's op and phase bits; 0 if b is not valid here. */
-static unsigned encode(const nc_port *p, const nc_barrier *b, uint32_t *w)
+/* b as the NIC's step list (nc_abi.h), big-endian words into w:
+ * nc_barrier_expand's steps with the NIC's op and phase bits; the number
+ * of words, 0 if b is not valid here. */
+static unsigned encode(const nc_port *p, const nc_barrier *b, uint8_t *w)
 {
     static const uint8_t op_bits[] = {
         [NC_BAR_OP_EXCHANGE] = NC_BSTEP_SEND | NC_BSTEP_RECV,
@@ -499,16 +500,17 @@ static unsigned encode(const nc_port *p, const nc_barrier *b, uint32_t *w)
     for (int i = 0; i < n; i++) {
         if (s[i].peer.node >= p->nodes || s[i].peer.port >= NC_FW_PORTS)
             return 0;
-        w[1 + i] = NC_BSTEP(op_bits[s[i].op], phase_bits[s[i].phase], s[i].peer.port,
-                            s[i].peer.node);
+        put_be32(w + 4 * (1 + i), NC_BSTEP(op_bits[s[i].op], phase_bits[s[i].phase],
+                                           s[i].peer.port, s[i].peer.node));
     }
-    w[0] = NC_BAR_MAGIC << 16 | (uint32_t)n;
+    put_be32(w, NC_BAR_MAGIC << 16 | (uint32_t)n);
     return 1 + (unsigned)n;
 }
 
 int nc_barrier_start(nc_port *p, const nc_barrier *b, void *ctx)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_BARRIER }, list[1 + NC_BAR_MAX_STEPS];
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_BARRIER };
+    uint8_t list[4 * (1 + NC_BAR_MAX_STEPS)];
     unsigned words;
     int rc;
 
@@ -530,12 +532,10 @@ int nc_barrier_start(nc_port *p, const nc_barrier *b, void *ctx)
         bus_of(buf, sizeof list, &p->bar_bus);
         p->bar_buf = buf;
     }
-    if (words == p->bar_last_words && !memcmp(list, p->bar_last, 4 * words)) {
+    if (words == p->bar_last_words && !memcmp(list, p->bar_buf, 4 * words)) {
         w[3] = 0;       /* the NIC still holds this list: no DMA */
     } else {
-        for (unsigned i = 0; i < words; i++)
-            put_be32(p->bar_buf + 4 * i, list[i]);
-        memcpy(p->bar_last, list, 4 * words);
+        memcpy(p->bar_buf, list, 4 * words);
         p->bar_last_words = words;
         w[3] = 4 * words;
     }
