@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hal: the only code of the MCP that touches the hardware (special
- * registers, the send and receive engines, host-DMA descriptors, timer 0,
- * the host signal). Everything above it is plain C on SRAM.
+ * registers, the send and receive engines, host-DMA descriptors, the
+ * timers and the clock, the host signal). Everything above it is plain C on SRAM.
  */
 #ifndef NC_HAL_H
 #define NC_HAL_H
@@ -48,6 +48,8 @@ static inline bool hal_dma_done(const volatile struct hal_dma_desc *d)
 static inline void hal_timer0(uint32_t ticks) { HAL_REG(L9_IT0) = ticks; }
 /* Timer 1 (TIME1), the same way: the delayed ACKs. */
 static inline void hal_timer1(uint32_t ticks) { HAL_REG(L9_IT1) = ticks; }
+/* The real-time clock, in the timers' 0.5 us ticks. */
+static inline uint32_t hal_rtc(void) { return HAL_REG(L9_RTC); }
 
 /* Raise the host interrupt (ISR.HOST_SIG; the host masks it with EIMR). */
 static inline void hal_host_signal(void) { HAL_REG(L9_ISR) = L9_ISR_HOST_SIG; }

@@ -61,7 +61,6 @@ static uint16_t owe_list[NC_FW_MAX_NODES];
 static uint32_t n_owe;
 static bool ack_timer_on;
 
-#define RTC() (*(volatile uint32_t *)(L9_SPECIAL_BASE + L9_RTC))
 /* An owed ACK goes at the latest this long after the packet that it is
  * owed for: three quarters of the sender's retransmission timeout, so its
  * timer never sees the delay. */
@@ -79,7 +78,7 @@ static void ack(uint32_t src, bool now)
 {
     if (!now && owes[src] < NC_FW_WINDOW / 2 - 1) {
         if (!owes[src]++)
-            since[src] = RTC();
+            since[src] = hal_rtc();
         if (!listed[src]) {
             listed[src] = 1;
             owe_list[n_owe++] = (uint16_t)src;
@@ -98,7 +97,7 @@ static void ack(uint32_t src, bool now)
  * again for the oldest one left. */
 void rx_ack_timer(void)
 {
-    uint32_t kept = 0, now = RTC(), d = ACK_DELAY(), next = d;
+    uint32_t kept = 0, now = hal_rtc(), d = ACK_DELAY(), next = d;
 
     hal_isr_clear(L9_ISR_TIME1);
     for (uint32_t i = 0; i < n_owe; i++) {
