@@ -23,17 +23,6 @@
 
 #define LEN 64u
 
-static uint8_t *region(nc_port *p, size_t len)
-{
-    uint8_t *b = nc_alloc(p, len);
-
-    if (!b || nc_register(p, b, len)) {
-        nc_host_printf("FAIL region of %zu bytes\n", len);
-        exit(1);
-    }
-    return b;
-}
-
 int main(int argc, char **argv)
 {
     unsigned n = argc > 1 ? (unsigned)atoi(argv[1]) : 0, got = 0;

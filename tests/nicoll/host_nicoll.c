@@ -30,18 +30,6 @@ static int failures;
 
 #define FAIL(...) (nc_host_printf("FAIL " __VA_ARGS__), failures++)
 
-static uint8_t *region(nc_port *p, size_t len)
-{
-    uint8_t *b = nc_alloc(p, len);
-    int rc;
-
-    if (!b || (rc = nc_register(p, b, len))) {
-        nc_host_printf("FAIL region of %zu bytes\n", len);
-        exit(1);
-    }
-    return b;
-}
-
 /* Wait for one event, by polling (as GM's benchmarks do) or interrupt. */
 static int next_event(nc_port *p, nc_event *ev, bool poll)
 {
