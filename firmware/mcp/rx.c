@@ -217,9 +217,13 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
     if (h->seq != c->w.expected) {
         nc_rx_verdict_t v = nc_rx_receive(&c->w, h->seq, &reply);
 
-        if (v == NC_RX_DUP)
+        if (v == NC_RX_DUP) {
+#ifndef NC_BROKEN_NO_DUP_ACK
+            /* our ACK was lost (or is late): say again what arrived, or
+             * a sender with nothing else coming back waits forever */
             ctrl_queue(src, NC_PT_ACK, reply);
-        else if (!c->nack_sent || c->nacked != reply) {
+#endif
+        } else if (!c->nack_sent || c->nacked != reply) {
             ctrl_queue(src, NC_PT_NACK, reply);
             c->nack_sent = 1;
             c->nacked = reply;
