@@ -50,6 +50,7 @@ static int pingpong(int argc, char **argv)
     uint8_t *tx = region(p, 65536), *rxb[2] = { region(p, 65536), region(p, 65536) };
     unsigned round = 0;
     nc_event ev;
+    int rc;
 
     if (me > 1)
         return nc_close(p), 0;
@@ -61,6 +62,12 @@ static int pingpong(int argc, char **argv)
         uint64_t t0 = 0;
         unsigned bad = 0;
 
+        if (len > 65536) {
+            if (me == 0)
+                FAIL("pingpong size %zu: at most 65536 (the buffers' size)\n", len);
+            return 2;
+        }
+
         for (unsigned i = 0; i <= iters; i++, round++) {    /* round 0 warms up */
             uint8_t *rx = rxb[round % 2];
 
@@ -69,7 +76,10 @@ static int pingpong(int argc, char **argv)
             nc_provide_recv(p, rxb[(round + 1) % 2], 65536, NULL);
             if (me == 0) {
                 pat_fill(tx, len, (uint32_t)len, 0, i);
-                nc_send(p, 1, 0, tx, len, NULL);
+                if ((rc = nc_send(p, 1, 0, tx, len, NULL))) {
+                    FAIL("pingpong size %zu: nc_send: %s\n", len, nc_strerror(rc));
+                    return 1;
+                }
             }
             for (int got = 0; got < (me == 0 ? 2 : 1);) {
                 if (next_event(p, &ev, true)) {
@@ -86,7 +96,10 @@ static int pingpong(int argc, char **argv)
             }
             if (me == 1) {
                 memcpy(tx, rx, len);
-                nc_send(p, 0, 0, tx, len, NULL);
+                if ((rc = nc_send(p, 0, 0, tx, len, NULL))) {
+                    FAIL("pingpong echo size %zu: nc_send: %s\n", len, nc_strerror(rc));
+                    return 1;
+                }
                 do {
                     if (next_event(p, &ev, true))
                         return FAIL("echo send\n"), 1;
@@ -196,7 +209,11 @@ static int stream(int argc, char **argv)
         t0 = nc_host_now_ns();
         while (done < count) {
             while (sent < count && nc_send_tokens(p)) {
-                nc_send(p, 1, 0, tx + (size_t)sent * len, len, NULL);
+                int rc = nc_send(p, 1, 0, tx + (size_t)sent * len, len, NULL);
+                if (rc) {
+                    FAIL("stream send %u of %zu bytes: %s\n", sent, len, nc_strerror(rc));
+                    return 1;
+                }
                 sent++;
             }
             if (next_event(p, &ev, false)) {
@@ -416,8 +433,20 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "pingpong";
 
+    static const struct { const char *mode; unsigned nodes; } need[] = {
+        { "pingpong", 2 }, { "stream", 2 }, { "reuse", 2 }, { "exhaust", 2 },
+    };
+
     me = nc_host_node();
     nn = nc_host_nodes();
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (!strcmp(mode, need[i].mode) && nn < need[i].nodes) {
+            if (me == 0)
+                nc_host_printf("FAIL %s needs at least %u nodes, the cluster has %u "
+                               "(lanai-run --nodes %u)\n", mode, need[i].nodes, nn,
+                               need[i].nodes);
+            return 2;
+        }
     if (!strcmp(mode, "pingpong"))
         return pingpong(argc, argv);
     if (!strcmp(mode, "alltoall"))
