@@ -9,6 +9,7 @@
  *   lanai-flash --make-fake-bar PATH [--sram SIZE]
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 #include "fwload.h"
 #include "lanai9_regs.h"
 
+#define NODES_MAX 4096u   /* --nodes (as lanai-run) */
+
 static void usage(FILE *f)
 {
     fputs(
@@ -26,14 +29,17 @@ static void usage(FILE *f)
 "       lanai-flash --make-fake-bar PATH [--sram SIZE]\n"
 "  --bar PATH        the board window: a board's sysfs resource file, e.g.\n"
 "                    /sys/bus/pci/devices/0000:03:00.0/resource0, or a fake BAR\n"
-"  --node-id N       this NIC's node id (written to the shared block; default 0)\n"
-"  --nodes N         nodes in the cluster (default 1)\n"
+"  --node-id N       this NIC's node id, below --nodes (written to the shared\n"
+"                    block; default 0)\n"
+"  --nodes N         nodes in the cluster, 1..4096 (default 1)\n"
 "  --tries N         handshake polls (default 25)\n"
 "  --delay-us N      microseconds between polls (default 20)\n"
 "  --list            list Myricom LANai 9 boards (PCI 14c1:8043) and their BARs\n"
 "  --make-fake-bar PATH  create a 16 MB file that stands in for a board window\n"
-"                    (EEPROM: --sram SIZE, default 2M; clock value 0x50)\n"
-"Exit status: 0 loaded and running, 1 loading failed (message says why), 2 usage.\n", f);
+"                    (EEPROM: --sram SIZE, a power of two in 512K..8M, default\n"
+"                    2M; clock value 0x50)\n"
+"Exit status: 0 loaded and running, 1 loading failed (message says why), 2 bad\n"
+"usage or a file that cannot be read or made.\n", f);
 }
 
 static int num(const char *opt, const char *s, unsigned long max, unsigned long *out)
@@ -44,7 +50,7 @@ static int num(const char *opt, const char *s, unsigned long max, unsigned long 
     if (*end == 'K' || *end == 'k') { *out <<= 10; end++; }
     else if (*end == 'M' || *end == 'm') { *out <<= 20; end++; }
     if (end == s || *end || errno || *out > max) {
-        fprintf(stderr, "lanai-flash: %s: '%s' is not a valid number\n", opt, s);
+        fprintf(stderr, "lanai-flash: %s: '%s' is not a valid number (max %lu)\n", opt, s, max);
         return -1;
     }
     return 0;
@@ -103,39 +109,78 @@ int main(int argc, char **argv)
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        static const char *const with_value[] = {
+            "--bar", "--make-fake-bar", "--sram", "--node-id", "--nodes", "--tries",
+            "--delay-us",
+        };
+        bool known = false;
+
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         if (!strcmp(a, "--list")) return list_boards();
         if (a[0] != '-') {
             if (image) {
-                fprintf(stderr, "lanai-flash: more than one image given\n");
+                fprintf(stderr, "lanai-flash: more than one image given ('%s', '%s')\n",
+                        image, a);
                 return 2;
             }
             image = a;
             continue;
         }
+        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+            known |= !strcmp(a, with_value[k]);
+        if (!known) {
+            fprintf(stderr, "lanai-flash: unknown option '%s' (see --help)\n", a);
+            return 2;
+        }
         if (!val) {
-            fprintf(stderr, "lanai-flash: unknown option or missing value: %s\n", a);
-            usage(stderr);
+            fprintf(stderr, "lanai-flash: option %s needs a value (see --help)\n", a);
             return 2;
         }
         i++;
         if (!strcmp(a, "--bar")) bar = val;
         else if (!strcmp(a, "--make-fake-bar")) fake = val;
-        else if (!strcmp(a, "--sram")) { if (num(a, val, 1ul << 30, &sram)) return 2; }
-        else if (!strcmp(a, "--node-id")) { if (num(a, val, 0xFFFFFFFF, &v)) return 2; o.node_id = (uint32_t)v; }
-        else if (!strcmp(a, "--nodes")) { if (num(a, val, 0xFFFFFFFF, &v)) return 2; o.nnodes = (uint32_t)v; }
-        else if (!strcmp(a, "--tries")) { if (num(a, val, 1000000, &v) || !v) return 2; o.tries = (unsigned)v; }
-        else if (!strcmp(a, "--delay-us")) { if (num(a, val, 10000000, &v)) return 2; o.delay_us = (unsigned)v; }
-        else {
-            fprintf(stderr, "lanai-flash: unknown option %s\n", a);
-            usage(stderr);
-            return 2;
+        else if (!strcmp(a, "--sram")) {
+            /* what the loader accepts from an EEPROM (docs/lanai-flash.md) */
+            if (num(a, val, 1ul << 30, &sram))
+                return 2;
+            if (sram < (512ul << 10) || sram > (8ul << 20) || (sram & (sram - 1))) {
+                fprintf(stderr, "lanai-flash: --sram: '%s' is not a power of two in "
+                        "512K..8M\n", val);
+                return 2;
+            }
         }
+        else if (!strcmp(a, "--node-id")) { if (num(a, val, NODES_MAX - 1, &v)) return 2; o.node_id = (uint32_t)v; }
+        else if (!strcmp(a, "--nodes")) {
+            if (num(a, val, NODES_MAX, &v))
+                return 2;
+            if (!v) {
+                fprintf(stderr, "lanai-flash: --nodes: '%s' is not a node count (1..%u)\n",
+                        val, NODES_MAX);
+                return 2;
+            }
+            o.nnodes = (uint32_t)v;
+        }
+        else if (!strcmp(a, "--tries")) {
+            if (num(a, val, 1000000, &v))
+                return 2;
+            if (!v) {
+                fprintf(stderr, "lanai-flash: --tries: '%s' is not a count of polls "
+                        "(1..1000000)\n", val);
+                return 2;
+            }
+            o.tries = (unsigned)v;
+        }
+        else if (!strcmp(a, "--delay-us")) { if (num(a, val, 10000000, &v)) return 2; o.delay_us = (unsigned)v; }
+    }
+    if (o.node_id >= o.nnodes) {
+        fprintf(stderr, "lanai-flash: --node-id %u is not below --nodes %u\n", o.node_id,
+                o.nnodes);
+        return 2;
     }
     if (fake) {
         if (nc_board_make_fake(fake, (uint32_t)sram, 0x50, 1, err, sizeof err)) {
             fprintf(stderr, "lanai-flash: %s\n", err);
-            return 1;
+            return 2;
         }
         return 0;
     }
@@ -146,7 +191,7 @@ int main(int argc, char **argv)
     }
     if (!(f = fopen(image, "rb"))) {
         fprintf(stderr, "lanai-flash: %s: %s\n", image, strerror(errno));
-        return 1;
+        return 2;
     }
     do {
         if (len == cap) {

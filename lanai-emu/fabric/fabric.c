@@ -117,6 +117,7 @@ int fabric_add_fault(struct fabric *f, const char *spec, char *err, size_t errle
 {
     struct fabric_fault_rule r = { 0 };
     char buf[256], *kv, *save = NULL, *colon;
+    unsigned nfields = 0;
 
     if (f->nrules == FABRIC_MAX_RULES)
         return ferr(err, errlen, "fault '%s': more than %d rules", spec, FABRIC_MAX_RULES);
@@ -143,6 +144,7 @@ int fabric_add_fault(struct fabric *f, const char *spec, char *err, size_t errle
         long long v;
         const char *val;
 
+        nfields++;
         if (!eq)
             return ferr(err, errlen, "fault '%s': '%s' is not key=value", spec, kv);
         *eq = 0;
@@ -200,6 +202,9 @@ int fabric_add_fault(struct fabric *f, const char *spec, char *err, size_t errle
                         "from, until, prob, delay, link)", spec, kv);
         }
     }
+    if (!nfields)
+        return ferr(err, errlen, "fault '%s': no field; a rule needs at least one (node, dir, "
+                    "type, nth, from, until, prob, delay, link; prob=1 for every packet)", spec);
     if (r.kind == FAULT_DELAY && !r.delay_ps)
         return ferr(err, errlen, "fault '%s': delay needs delay=TIME", spec);
     if (r.kind == FAULT_LINK_DOWN && r.node < 0 && r.link_sw < 0)
@@ -308,9 +313,15 @@ int fabric_open_pcap(struct fabric *f, const char *path, char *err, size_t errle
                                                    PCAP_TSTAMP_PRECISION_NANO);
     if (!f->pcap)
         return ferr(err, errlen, "%s: cannot create a pcap handle", path);
-    f->dumper = pcap_dump_open(f->pcap, path);
-    if (!f->dumper)
-        return ferr(err, errlen, "%s: %s", path, pcap_geterr(f->pcap));
+    /* our own fopen, so that the message names the path once */
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        return ferr(err, errlen, "'%s': %s", path, strerror(errno));
+    f->dumper = pcap_dump_fopen(f->pcap, fp);
+    if (!f->dumper) {
+        fclose(fp);
+        return ferr(err, errlen, "'%s': %s", path, pcap_geterr(f->pcap));
+    }
     return 0;
 }
 

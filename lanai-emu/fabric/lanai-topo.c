@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "topology.h"
 
@@ -25,7 +26,10 @@ static void usage(FILE *f)
           "       [-o FILE] [--routes] [--quiet]\n"
           "Writes the topology in the text format of docs/topology.md (stdout or -o),\n"
           "after checking it and computing up*-down* routes; --routes prints the\n"
-          "route bytes (0x80|port per switch) for every pair of nodes.\n", f);
+          "route bytes (0x80|port per switch) for every pair of nodes.\n"
+          "Exit status: 0 ok, 1 a topology file with an error (file:line), 2 bad\n"
+          "usage: an unknown kind or option, a bad number, parameters a generator\n"
+          "refuses, a file that cannot be read or written.\n", f);
 }
 
 static int num(const char *opt, const char *s, unsigned long long max,
@@ -50,11 +54,30 @@ int main(int argc, char **argv)
     struct topo *t;
     int rc;
 
-    if (argc < 3) {
-        usage(argc > 1 && !strcmp(argv[1], "--help") ? stdout : stderr);
-        return argc > 1 && !strcmp(argv[1], "--help") ? 0 : 2;
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
     }
     kind = argv[1];
+    if (strcmp(kind, "crossbar") && strcmp(kind, "fattree") && strcmp(kind, "random") &&
+        strcmp(kind, "file")) {
+        if (kind[0] == '-')
+            fprintf(stderr, "lanai-topo: unknown option '%s' (the first argument is "
+                    "crossbar, fattree, random or file)\n", kind);
+        else
+            fprintf(stderr, "lanai-topo: unknown kind '%s' (crossbar, fattree, random or "
+                    "file)\n", kind);
+        return 2;
+    }
+    if (argc < 3) {
+        fprintf(stderr, "lanai-topo: %s needs %s (see --help)\n", kind,
+                strcmp(kind, "file") ? "a number of nodes N" : "a PATH");
+        return 2;
+    }
     if (!strcmp(kind, "file"))
         path = argv[2];
     else if (num(kind, argv[2], TOPO_MAX_NODES, &n))
@@ -63,8 +86,13 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--routes")) { routes = true; continue; }
         if (!strcmp(a, "--quiet")) { quiet = true; continue; }
+        if (strcmp(a, "-o") && strcmp(a, "--ports") && strcmp(a, "--switches") &&
+            strcmp(a, "--links") && strcmp(a, "--seed")) {
+            fprintf(stderr, "lanai-topo: unknown option '%s' (see --help)\n", a);
+            return 2;
+        }
         if (!v) {
-            fprintf(stderr, "lanai-topo: unknown option or missing value: %s\n", a);
+            fprintf(stderr, "lanai-topo: option %s needs a value\n", a);
             return 2;
         }
         i++;
@@ -72,11 +100,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--ports")) { if (num(a, v, 32, &ports)) return 2; }
         else if (!strcmp(a, "--switches")) { if (num(a, v, TOPO_MAX_SWITCHES, &switches)) return 2; }
         else if (!strcmp(a, "--links")) { if (num(a, v, 31, &links)) return 2; links_given = true; }
-        else if (!strcmp(a, "--seed")) { if (num(a, v, UINT64_MAX, &seed)) return 2; }
-        else {
-            fprintf(stderr, "lanai-topo: unknown option %s\n", a);
-            return 2;
-        }
+        else { if (num(a, v, UINT64_MAX, &seed)) return 2; }
     }
     t = topo_new();
     if (!t) {
@@ -93,25 +117,26 @@ int main(int argc, char **argv)
         fprintf(stderr, "lanai-topo: random network, seed %llu\n", seed);
         rc = topo_gen_random(t, (unsigned)n, (unsigned)switches, (unsigned)ports,
                              (unsigned)links, seed, err, sizeof err);
-    } else if (!strcmp(kind, "file")) {
-        rc = topo_load(t, path, err, sizeof err);
-    } else {
-        fprintf(stderr, "lanai-topo: unknown kind '%s'\n", kind);
-        usage(stderr);
+    } else if (access(path, R_OK)) {
+        fprintf(stderr, "lanai-topo: %s: %s\n", path, strerror(errno));
         topo_free(t);
         return 2;
+    } else {
+        rc = topo_load(t, path, err, sizeof err);
     }
     if (rc) {
+        /* a generator refuses its parameters (usage, 2); a file its
+         * contents (1) */
         fprintf(stderr, "lanai-topo: %s\n", err);
         topo_free(t);
-        return 1;
+        return path ? 1 : 2;
     }
     if (!quiet) {
         FILE *f = out ? fopen(out, "w") : stdout;
         if (!f) {
-            fprintf(stderr, "lanai-topo: %s: %s\n", out, strerror(errno));
+            fprintf(stderr, "lanai-topo: -o %s: %s\n", out, strerror(errno));
             topo_free(t);
-            return 1;
+            return 2;
         }
         topo_write(t, f);
         if (out)

@@ -65,6 +65,9 @@ bool nc_host_irq_pending(void);
 /* memcpy charged at the profile's copy cost. */
 void nc_host_memcpy(void *dst, const void *src, size_t n);
 
+/* End this host's program with 'status', as returning it from main would;
+ * other hosts run on. (exit() would end the whole emulated cluster.) */
+void nc_host_exit(int status) __attribute__((noreturn));
 /* Console output, prefixed per node by the machine. */
 void nc_host_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

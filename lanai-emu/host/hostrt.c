@@ -136,6 +136,24 @@ enum hostrt_state hostrt_run(struct hostrt *h, uint64_t until_ps)
     return h->state;
 }
 
+int hostrt_current_node(void)
+{
+    return cur ? (int)cur->node : -1;
+}
+
+/* The host program ends here with 'status', as if main had returned it:
+ * back to the machine's context for good (this coroutine's stack is
+ * abandoned). */
+void nc_host_exit(int status)
+{
+    struct hostrt *h = cur;
+
+    h->exit_status = status;
+    h->state = HOSTRT_DONE;
+    setcontext(&h->caller);
+    abort();    /* setcontext returns only on failure */
+}
+
 /* Inside the coroutine: give control back to the machine. */
 static void yield(struct hostrt *h)
 {

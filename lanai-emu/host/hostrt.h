@@ -101,6 +101,10 @@ int hostrt_init(struct hostrt *h, unsigned node, unsigned nodes,
                 uint64_t mem_size, size_t stack_size);
 void hostrt_destroy(struct hostrt *h);
 
+/* The node whose host program is running now (we are inside its
+ * coroutine), or -1. */
+int hostrt_current_node(void);
+
 /* Run the host while it is runnable and its clock is below until_ps.
  * Returns its state afterwards. */
 enum hostrt_state hostrt_run(struct hostrt *h, uint64_t until_ps);

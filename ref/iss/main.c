@@ -8,8 +8,12 @@
  *   0xFFFF0008  read:  low 32 bits of the retired-instruction count
  *
  * Usage: lanai-iss [options] prog.elf|prog.img [args...]
+ * Exit status: the program's own; 2 bad usage or program file; 124 the
+ * instruction or time limit reached; 125 trap. lanai-qemu has the same
+ * command line for what both do (--mem, --timeout, --stats).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,6 +33,7 @@
 #define EXIT_USAGE 2
 #define EXIT_LIMIT 124
 #define EXIT_TRAP  125
+#define TIMEOUT_MAX 1000000u   /* --timeout, seconds (as lanai-qemu) */
 
 static const char *prog = "lanai-iss";
 
@@ -39,13 +44,16 @@ static void usage(FILE *f)
         "  -t, --trace          print every retired instruction on stderr\n"
         "  --max-insns N        stop after N instructions (default 4000000000;\n"
         "                       0 = no limit); exit status %d when reached\n"
-        "  --mem SIZE           RAM size in bytes, K/M suffix (default 16M)\n"
+        "  --mem SIZE           RAM size in bytes, K/M suffix (default 16M;\n"
+        "                       8K..0xFFFF0000, a multiple of 4)\n"
+        "  --timeout SEC        stop after SEC seconds of host time (0..%u;\n"
+        "                       0 = no limit); exit status %d when reached\n"
         "  --stats              print instruction count and speed on stderr\n"
         "  -h, --help           this text\n"
         "The program's console output goes to stdout and its exit status becomes\n"
         "ours. A trap (reserved encoding, misaligned or unmapped access) prints\n"
         "pc, instruction and reason on stderr and exits with status %d.\n",
-        prog, EXIT_LIMIT, EXIT_TRAP);
+        prog, EXIT_LIMIT, TIMEOUT_MAX, EXIT_LIMIT, EXIT_TRAP);
 }
 
 static bool testdev(struct iss *s, void *ctx, uint32_t addr, unsigned size,
@@ -84,22 +92,45 @@ static void trace(struct iss *s, void *ctx, uint32_t pc, uint32_t insn)
             iss_disas(insn, pc, buf, sizeof buf));
 }
 
+/* SIZE: a C number (decimal, 0x hex, 0 octal) starting with a digit, then
+ * an optional K or M; lanai-qemu parses the same way. */
 static int parse_size(const char *what, const char *s, uint64_t max, uint64_t *out)
 {
     char *end;
     unsigned long long v;
+    unsigned shift = 0;
 
     errno = 0;
     v = strtoull(s, &end, 0);
-    if (end == s || errno) {
+    if (!isdigit((unsigned char)s[0]) || end == s) {
         fprintf(stderr, "%s: %s: '%s' is not a number\n", prog, what, s);
         return -1;
     }
-    if (*end == 'K' || *end == 'k') { v <<= 10; end++; }
-    else if (*end == 'M' || *end == 'm') { v <<= 20; end++; }
-    if (*end || v > max) {
+    if (*end == 'K' || *end == 'k') { shift = 10; end++; }
+    else if (*end == 'M' || *end == 'm') { shift = 20; end++; }
+    if (*end || errno || v > (max >> shift)) {
         fprintf(stderr, "%s: %s: '%s' is not a valid value (max %llu)\n", prog,
                 what, s, (unsigned long long)max);
+        return -1;
+    }
+    *out = v << shift;
+    return 0;
+}
+
+/* SEC: decimal seconds, 0..TIMEOUT_MAX (0 = no limit). */
+static int parse_seconds(const char *what, const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+
+    for (const char *c = s; *c; c++) {
+        if (!isdigit((unsigned char)*c) || (v = v * 10 + (uint64_t)(*c - '0')) > TIMEOUT_MAX) {
+            v = TIMEOUT_MAX + 1;
+            break;
+        }
+    }
+    if (!*s || v > TIMEOUT_MAX) {
+        fprintf(stderr, "%s: %s: '%s' is not a number of seconds (0..%u)\n", prog,
+                what, s, TIMEOUT_MAX);
         return -1;
     }
     *out = v;
@@ -170,7 +201,8 @@ static int place_args(struct iss *s, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    uint64_t max_insns = 4000000000ull, mem = 16u << 20;
+    uint64_t max_insns = 4000000000ull, mem = 16u << 20, timeout = 0;
+    bool timed_out = false;
     bool do_trace = false, stats = false;
     struct iss s;
     struct loadable l;
@@ -188,12 +220,15 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--max-insns") && i + 1 < argc) {
             if (parse_size("--max-insns", argv[++i], UINT64_MAX >> 11, &max_insns))
                 return EXIT_USAGE;
+        } else if (!strcmp(a, "--timeout") && i + 1 < argc) {
+            if (parse_seconds("--timeout", argv[++i], &timeout))
+                return EXIT_USAGE;
         } else if (!strcmp(a, "--mem") && i + 1 < argc) {
             if (parse_size("--mem", argv[++i], 0xFFFF0000u, &mem))
                 return EXIT_USAGE;
             if (mem < 2 * ARGS_BLOCK_MAX || (mem & 3)) {
-                fprintf(stderr, "%s: --mem: %llu is too small or not a multiple of 4\n",
-                        prog, (unsigned long long)mem);
+                fprintf(stderr, "%s: --mem: '%s' is too small or not a multiple of 4 "
+                        "(%u..4294901760)\n", prog, argv[i], 2 * ARGS_BLOCK_MAX);
                 return EXIT_USAGE;
             }
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -242,7 +277,25 @@ int main(int argc, char **argv)
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    iss_run(&s);
+    if (!timeout) {
+        iss_run(&s);
+    } else {
+        /* slices of 2^22 instructions, the clock read in between */
+        for (;;) {
+            uint64_t stop = s.icount + (1u << 22);
+            s.limit = max_insns && max_insns < stop ? max_insns : stop;
+            if (iss_run(&s) != ISS_LIMIT || s.limit == max_insns)
+                break;
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            if ((uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u +
+                (uint64_t)(t1.tv_nsec - t0.tv_nsec) >= timeout * 1000000000u) {
+                timed_out = true;
+                break;
+            }
+            s.status = ISS_RUNNING;
+        }
+        s.limit = max_insns;
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     fflush(stdout);
 
@@ -255,6 +308,11 @@ int main(int argc, char **argv)
     case ISS_EXITED:
         return s.exit_code & 0xFF;
     case ISS_LIMIT:
+        if (timed_out) {
+            fprintf(stderr, "%s: time limit of %" PRIu64 " s reached at pc 0x%08x\n",
+                    prog, timeout, s.pc);
+            return EXIT_LIMIT;
+        }
         fprintf(stderr, "%s: instruction limit of %" PRIu64 " reached at pc 0x%08x\n",
                 prog, s.limit, s.pc);
         return EXIT_LIMIT;

@@ -301,6 +301,8 @@ static void test_fault_rule_errors(void **st)
     expect_bad_rule("down:from=1us", "down needs node=N or link=SWITCH.PORT");
     expect_bad_rule("down:link=Q.3", "link 'Q.3': no such switch port");
     expect_bad_rule("drop:node", "'node' is not key=value");
+    expect_bad_rule("drop:", "no field; a rule needs at least one");
+    expect_bad_rule("corrupt", "no field; a rule needs at least one");
     expect_bad_rule("drop:colour=red", "unknown field 'colour'");
     expect_bad_rule("drop:nth=2,prob=0.5", "give nth or prob, not both");
     expect_bad_rule("down:node=1,from=5us,until=2us", "until must be after from");

@@ -59,7 +59,7 @@ static uint32_t fw(uint32_t op, uint32_t off, uint32_t len, uint32_t seed, uint3
         nc_host_compute_ns(1000);
     if (tries == 100000) {
         nc_host_printf("timeout: firmware command %u\n", op);
-        exit(1);
+        nc_host_exit(1);
     }
     if (first)
         *first = get(sb + 0x148);
@@ -106,7 +106,7 @@ static void quiet(void)
         nc_host_compute_ns(1000);
     if (tries == 1000) {
         nc_host_printf("interrupt line stays high\n");
-        exit(1);
+        nc_host_exit(1);
     }
 }
 

@@ -54,6 +54,7 @@ static int pingpong(int argc, char **argv)
     unsigned round = 0, early = 0;
     size_t early_len = 0;
     nc_event ev;
+    int rc;
 
     if (me > 1)
         return nc_close(p), 0;
@@ -65,6 +66,12 @@ static int pingpong(int argc, char **argv)
         uint64_t t0 = 0;
         unsigned bad = 0;
 
+        if (len > 65536) {
+            if (me == 0)
+                FAIL("pingpong size %zu: at most 65536 (the buffers' size)\n", len);
+            return 2;
+        }
+
         for (unsigned i = 0; i <= iters; i++, round++) {    /* round 0 warms up */
             uint8_t *rx = rxb[round % 2];
             int got = 0;
@@ -74,7 +81,10 @@ static int pingpong(int argc, char **argv)
             nc_provide_recv(p, rxb[(round + 1) % 2], 65536, NULL);
             if (me == 0) {
                 pat_fill(tx, len, (uint32_t)len, 0, i);
-                nc_send(p, 1, 0, tx, len, NULL);
+                if ((rc = nc_send(p, 1, 0, tx, len, NULL))) {
+                    FAIL("pingpong size %zu: nc_send: %s\n", len, nc_strerror(rc));
+                    return 1;
+                }
             }
             if (early) {
                 /* node 1: this round's ping came while it waited for the
@@ -98,7 +108,10 @@ static int pingpong(int argc, char **argv)
             }
             if (me == 1) {
                 memcpy(tx, rx, len);
-                nc_send(p, 0, 0, tx, len, NULL);
+                if ((rc = nc_send(p, 0, 0, tx, len, NULL))) {
+                    FAIL("pingpong echo size %zu: nc_send: %s\n", len, nc_strerror(rc));
+                    return 1;
+                }
                 /* The echo completes when node 0 acknowledges it. If that
                  * ACK is lost, the acknowledgement rides on node 0's next
                  * ping, and the ping's RECV event comes before the SENT:
@@ -224,7 +237,11 @@ static int stream(int argc, char **argv)
         t0 = nc_host_now_ns();
         while (done < count) {
             while (sent < count && nc_send_tokens(p)) {
-                nc_send(p, 1, 0, tx + (size_t)sent * len, len, NULL);
+                int rc = nc_send(p, 1, 0, tx + (size_t)sent * len, len, NULL);
+                if (rc) {
+                    FAIL("stream send %u of %zu bytes: %s\n", sent, len, nc_strerror(rc));
+                    return 1;
+                }
                 sent++;
             }
             if (next_event(p, &ev, false)) {
@@ -497,8 +514,21 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "pingpong";
 
+    static const struct { const char *mode; unsigned nodes; } need[] = {
+        { "pingpong", 2 }, { "stream", 2 }, { "reqrep", 2 }, { "reuse", 2 }, { "exhaust", 2 },
+        { "alltoall", 2 },
+    };
+
     me = nc_host_node();
     nn = nc_host_nodes();
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (!strcmp(mode, need[i].mode) && nn < need[i].nodes) {
+            if (me == 0)
+                nc_host_printf("FAIL %s needs at least %u nodes, the cluster has %u "
+                               "(lanai-run --nodes %u)\n", mode, need[i].nodes, nn,
+                               need[i].nodes);
+            return 2;
+        }
     if (!strcmp(mode, "pingpong"))
         return pingpong(argc, argv);
     if (!strcmp(mode, "alltoall"))

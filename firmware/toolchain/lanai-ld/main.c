@@ -27,7 +27,7 @@ static void usage(FILE *f)
 "  --defsym SYM=VALUE      define an absolute symbol\n"
 "  -L DIR, -lNAME          search DIR for libNAME.a\n"
 "Numbers take 0x, K and M. Exit status 0 on success, 1 on link errors, 2 on\n"
-"usage errors.\n", f);
+"usage errors (an unreadable input, a library not found).\n", f);
 }
 
 static int parse_num(const char *opt, const char *s, uint32_t *out)
@@ -216,7 +216,7 @@ int main(int argc, char **argv)
                 }
                 if (!path) {
                     fprintf(stderr, "lanai-ld: cannot find lib%s.a (use -L)\n", a + 2);
-                    return 1;
+                    return 2;
                 }
             }
             in = &inputs[opt.ninputs++];
@@ -224,7 +224,7 @@ int main(int argc, char **argv)
             in->data = slurp(path, &in->size);
             if (!in->data) {
                 fprintf(stderr, "lanai-ld: cannot read %s: %s\n", path, strerror(errno));
-                return 1;
+                return 2;
             }
         }
 #undef NEED_ARG

@@ -13,6 +13,8 @@
  * them, traps (QEMU exits with status 125). The program (-kernel) is an ELF
  * or a nicoll flat image, read by the same loader as lanai-iss
  * (firmware/toolchain/lib/loadable.c, copied into nicoll/ by the build).
+ * RAM is -m bytes, or exactly mem= bytes (-m rounds up to 8 KiB; lanai-qemu
+ * passes both, so that --mem means what it means to lanai-iss).
  * Its arguments come from -append, space-separated, with '%XX' escapes for
  * bytes such as spaces (lanai-emu/lanai-qemu writes it): argv[0] is the
  * program path, and the block of strings and pointers sits in the top 4 KiB
@@ -23,6 +25,7 @@
 #include "qemu/units.h"
 #include "qemu/error-report.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
 #include "hw/boards.h"
 #include "hw/core/cpu.h"
 #include "exec/address-spaces.h"
@@ -43,7 +46,9 @@ struct LanaiTestMachineState {
 
     MemoryRegion testdev;
     LanaiCPU *cpu;
+    MemoryRegion ram;       /* the first 'mem' bytes of the machine's RAM */
     uint32_t entry, argc, argv;
+    uint64_t mem;           /* RAM size in bytes; 0 = the -m size */
     bool stats;
 };
 
@@ -174,13 +179,19 @@ static void lanai_test_init(MachineState *machine)
     uint8_t *ram;
     gsize len;
 
-    if (machine->ram_size < 2 * ARGS_BLOCK || machine->ram_size > 0xFFFF0000u
-        || (machine->ram_size & 3)) {
-        error_report("lanai-test: RAM size must be a multiple of 4 between "
-                     "8 KiB and 0xFFFF0000 bytes");
+    uint64_t mem = s->mem ? s->mem : machine->ram_size;
+
+    /* -m rounds sizes up to 8 KiB; mem= gives lanai-iss's exact size. */
+    if (mem < 2 * ARGS_BLOCK || mem > 0xFFFF0000u || (mem & 3)
+        || mem > machine->ram_size) {
+        error_report("lanai-test: RAM size %" PRIu64 " must be a multiple of 4 "
+                     "between 8 KiB and 0xFFFF0000 bytes (and mem= at most "
+                     "the -m size)", mem);
         exit(EXIT_USAGE);
     }
-    memory_region_add_subregion(sysmem, 0, machine->ram);
+    memory_region_init_alias(&s->ram, OBJECT(machine), "lanai-test.ram",
+                             machine->ram, 0, mem);
+    memory_region_add_subregion(sysmem, 0, &s->ram);
     memory_region_init_io(&s->testdev, OBJECT(machine), &tm_ops, s,
                           "lanai-test.regs", 12);
     memory_region_add_subregion(sysmem, TM_BASE, &s->testdev);
@@ -197,7 +208,7 @@ static void lanai_test_init(MachineState *machine)
         exit(EXIT_USAGE);
     }
     if (loadable_parse(machine->kernel_filename, file, len,
-                       (uint32_t)machine->ram_size - ARGS_BLOCK, &l,
+                       (uint32_t)mem - ARGS_BLOCK, &l,
                        err, sizeof err)) {
         error_report("lanai-test: %s", err);
         exit(EXIT_USAGE);
@@ -207,7 +218,7 @@ static void lanai_test_init(MachineState *machine)
     s->entry = l.entry;
 
     args = lanai_split_args(machine->kernel_filename, machine->kernel_cmdline);
-    place_args(s, ram, (uint32_t)machine->ram_size, args);
+    place_args(s, ram, (uint32_t)mem, args);
     g_ptr_array_free(args, true);
 
     qemu_register_reset(lanai_test_reset, s);
@@ -221,6 +232,24 @@ static bool get_stats(Object *obj, Error **errp)
 static void set_stats(Object *obj, bool value, Error **errp)
 {
     LANAI_TEST_MACHINE(obj)->stats = value;
+}
+
+static void get_mem(Object *obj, Visitor *v, const char *name, void *opaque,
+                    Error **errp)
+{
+    uint64_t mem = LANAI_TEST_MACHINE(obj)->mem;
+
+    visit_type_uint64(v, name, &mem, errp);
+}
+
+static void set_mem(Object *obj, Visitor *v, const char *name, void *opaque,
+                    Error **errp)
+{
+    uint64_t mem;
+
+    if (visit_type_uint64(v, name, &mem, errp)) {
+        LANAI_TEST_MACHINE(obj)->mem = mem;
+    }
 }
 
 static void lanai_test_class_init(ObjectClass *oc, void *data)
@@ -238,6 +267,11 @@ static void lanai_test_class_init(ObjectClass *oc, void *data)
     object_class_property_add_bool(oc, "stats", get_stats, set_stats);
     object_class_property_set_description(oc, "stats",
         "print the retired instruction count on stderr at exit");
+    object_class_property_add(oc, "mem", "uint64", get_mem, set_mem,
+                              NULL, NULL);
+    object_class_property_set_description(oc, "mem",
+        "RAM size in bytes, exact (-m rounds up to 8 KiB; default: the -m "
+        "size)");
 }
 
 static const TypeInfo lanai_test_type = {

@@ -24,6 +24,7 @@
 #include "myrinet.h"
 #include "nicoll/hostif.h"
 #include "nicoll/hostlib/fwload.h"
+#include "nicoll/loadable.h"
 
 static MyrinetState *HM;
 
@@ -125,6 +126,16 @@ static int host_entry(int argc, char **argv)
 
 /* ---- set-up ----------------------------------------------------------------------- */
 
+/* A message of dlerror() names our private copy of the program: name the
+ * user's file instead. */
+static char *user_dlerror(MyrinetState *m, const char *copy)
+{
+    const char *e = dlerror();
+    g_auto(GStrv) parts = g_strsplit(e ? e : "unknown error", copy, -1);
+
+    return g_strjoinv(m->program, parts);
+}
+
 /* A private instance of the program for one node. */
 static void load_program(MyrinetState *m, MrNode *n, const char *image,
                          gsize len)
@@ -133,21 +144,42 @@ static void load_program(MyrinetState *m, MrNode *n, const char *image,
     g_autoptr(GError) gerr = NULL;
 
     if (!g_file_set_contents(path, image, len, &gerr)) {
-        error_report("myrinet: program: %s", gerr->message);
+        error_report("program %s: cannot make a private copy for node %u: %s",
+                     m->program, n->id, gerr->message);
         exit(2);
     }
     n->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    unlink(path);
     if (!n->dl) {
-        error_report("myrinet: program %s: %s", m->program, dlerror());
+        g_autofree char *msg = user_dlerror(m, path);
+        unlink(path);
+        rmdir(m->tmpdir);
+        error_report("program %s: %s", m->program, msg);
         exit(2);
     }
+    unlink(path);
     n->prog_main = (int (*)(int, char **))dlsym(n->dl, "main");
     if (!n->prog_main) {
-        error_report("myrinet: program %s has no 'main' (build it with "
+        rmdir(m->tmpdir);
+        error_report("program %s has no 'main' (build it with "
                      "-shared -fPIC; docs/myrinet.md)", m->program);
         exit(2);
     }
+}
+
+/* A host program that calls exit() ends the whole process: say which node
+ * did and print what the hosts printed so far. */
+static void program_called_exit(int status, void *opaque)
+{
+    int node = hostrt_current_node();
+
+    if (node < 0) {
+        return;
+    }
+    mr_console_flush();
+    fflush(stdout);
+    fprintf(stderr, "%s: node %d: the host program called exit(%d), which "
+            "ends the whole cluster (end a host program by returning from "
+            "main, or with nc_host_exit())\n", g_get_prgname(), node, status);
 }
 
 void mr_hosts_init(MyrinetState *m)
@@ -162,25 +194,39 @@ void mr_hosts_init(MyrinetState *m)
     HM = m;
     m->firmware = ms->firmware;
     if (!m->firmware) {
-        error_report("myrinet: no firmware image (firmware=FILE)");
+        error_report("no firmware image (firmware=FILE)");
         exit(2);
     }
     if (!g_file_get_contents(m->firmware, (gchar **)&m->fw_image, &m->fw_len,
                              &gerr)) {
-        error_report("myrinet: firmware: %s", gerr->message);
+        error_report("firmware: %s", gerr->message);
         exit(2);
+    }
+    {
+        /* A file that is no image fails alike on every node: say it once
+         * (status 3, a firmware that cannot be loaded). What depends on a
+         * board (its SRAM size) is checked by each host's loader. */
+        struct loadable l;
+        char err[256];
+
+        if (loadable_parse(m->firmware, m->fw_image, m->fw_len, 0, &l, err,
+                           sizeof err)) {
+            error_report("firmware load failed: %s", err);
+            exit(3);
+        }
     }
     if (m->program) {
         if (!g_file_get_contents(m->program, &image, &len, &gerr)) {
-            error_report("myrinet: program: %s", gerr->message);
+            error_report("program: %s", gerr->message);
             exit(2);
         }
         m->tmpdir = g_dir_make_tmp("myrinet-XXXXXX", &gerr);
         if (!m->tmpdir) {
-            error_report("myrinet: %s", gerr->message);
+            error_report("program: %s", gerr->message);
             exit(2);
         }
     }
+    on_exit(program_called_exit, NULL);
     args = lanai_split_args(m->program ? m->program : "host", m->args);
     for (i = 0; i < m->nodes; i++) {
         MrNode *n = &m->node[i];
@@ -217,7 +263,9 @@ void mr_hosts_init(MyrinetState *m)
         }
         if (hostrt_init(&n->host, i, m->nodes, &hm, &c, host_entry, n->argc,
                         n->argv, m->host_mem_bytes, 256 * KiB)) {
-            error_report("myrinet: node %u: out of memory for its host", i);
+            error_report("node %u: cannot allocate its host's memory "
+                         "(host-mem %" PRIu64 " bytes, stack 256 KiB)", i,
+                         m->host_mem_bytes);
             exit(1);
         }
     }

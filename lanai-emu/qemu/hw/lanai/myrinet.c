@@ -35,6 +35,7 @@
 #include <sys/mman.h>
 
 #define EXIT_USAGE 2
+#define HOST_MEM_MAX (1ull << 30)   /* DMA-able memory per host */
 
 /* ---- the special registers, as the LANai sees them ------------------------ */
 
@@ -177,7 +178,7 @@ static void usage_error(const char *fmt, ...)
     va_start(ap, fmt);
     msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    error_report("myrinet: %s", msg);
+    error_report("%s", msg);   /* prefixed with the program name (lanai-run) */
     exit(EXIT_USAGE);
 }
 
@@ -234,8 +235,12 @@ static void build_fabric(MyrinetState *m)
     if (m->faults && *m->faults) {
         g_auto(GStrv) rules = g_strsplit(m->faults, ";", -1);
         for (char **r = rules; *r; r++) {
-            if (**r && fabric_add_fault(m->fabric, *r, err, sizeof err)) {
-                usage_error("fault rule: %s", err);
+            if (!**r) {
+                usage_error("fault rule '': empty (drop|corrupt|delay|down:"
+                            "FIELD=VALUE,...; docs/fabric.md)");
+            }
+            if (fabric_add_fault(m->fabric, *r, err, sizeof err)) {
+                usage_error("%s", err);
             }
         }
     }
@@ -244,7 +249,7 @@ static void build_fabric(MyrinetState *m)
     }
     if (m->pcap && *m->pcap &&
         fabric_open_pcap(m->fabric, m->pcap, err, sizeof err)) {
-        usage_error("pcap: %s", err);
+        usage_error("pcap %s", err);
     }
 }
 
@@ -394,6 +399,10 @@ static void myrinet_init(MachineState *ms)
         punit_parse(PDIM_SIZE, m->host_mem, strlen(m->host_mem),
                     &m->host_mem_bytes, msg, sizeof msg)) {
         usage_error("host-mem '%s': %s", m->host_mem, msg);
+    }
+    if (m->host_mem_bytes > HOST_MEM_MAX) {
+        usage_error("host-mem '%s': more than %u MiB per host", m->host_mem,
+                    (unsigned)(HOST_MEM_MAX >> 20));
     }
     if (m->time_limit && *m->time_limit &&
         punit_parse(PDIM_TIME, m->time_limit, strlen(m->time_limit),

@@ -173,6 +173,8 @@ void mr_post(MrNode *n, MrEvent *e);
 void mr_wake_at(MrNode *n, uint64_t t_ps);
 void mr_transmit(MrNode *n, uint64_t t_ps, const uint8_t *pkt, size_t len);
 void mr_cpu_hold(MrNode *n, bool hold);
+/* Print the host lines gathered so far (sorted by time and node). */
+void mr_console_flush(void);
 void mr_console(MrNode *n, uint64_t t_ps, const char *text, size_t len);
 void mr_sram_write(MrNode *n, uint32_t addr, const void *buf, uint32_t len);
 void mr_trace(MrNode *n, uint64_t t_ps, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
