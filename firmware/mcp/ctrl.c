@@ -5,7 +5,9 @@
  * A new ACK to the peer of the last queued ACK replaces it (ACKs are
  * cumulative), and an ACK's value is taken when it goes on the wire.
  */
-#include "mcp.h"
+#include "mcp_ctrl.h"
+#include "mcp_route.h"
+#include "mcp_rx.h"
 
 struct ctrl { uint16_t peer, type; uint32_t seq; };
 

@@ -5,7 +5,11 @@
  * of requests; a completed block calls back its owner by kind. One FIFO per
  * engine keeps order: a message's data reaches the host before its event.
  */
-#include "mcp.h"
+#include "mcp_dma.h"
+#include "mcp_port.h"
+#include "mcp_tx.h"
+#include "mcp_rx.h"
+#include "barrier.h"
 
 struct engine {
     struct dma_req q[NC_FW_DMA_QUEUE];

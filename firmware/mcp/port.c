@@ -5,7 +5,12 @@
  * port registered: protection between processes), its receive tokens, its
  * send tokens, and its event ring in host memory, filled by DMA.
  */
-#include "mcp.h"
+#include "mcp_port.h"
+#include "mcp_dma.h"
+#include "mcp_route.h"
+#include "mcp_tx.h"
+#include "mcp_rx.h"
+#include "barrier.h"
 
 struct port ports[NC_FW_PORTS];
 struct stoken stok[NC_BAR_TOK0 + NC_FW_BAR_TOKENS];

@@ -35,7 +35,12 @@
  * faster on 2 nodes and 17% slower on 8 of P-GM1-L43: the ACKs then went
  * out in bursts at the timer, beside the next barrier's messages.)
  */
-#include "mcp.h"
+#include "mcp_rx.h"
+#include "mcp_port.h"
+#include "mcp_dma.h"
+#include "mcp_tx.h"
+#include "mcp_ctrl.h"
+#include "barrier.h"
 
 struct rxconn {
     nc_rx_t w;

@@ -11,7 +11,13 @@
  * sends the window again from its base. A REJECT (the destination port was
  * closed) fails that message and every queued message to that port.
  */
-#include "mcp.h"
+#include "mcp_tx.h"
+#include "mcp_port.h"
+#include "mcp_dma.h"
+#include "mcp_route.h"
+#include "mcp_rx.h"
+#include "mcp_ctrl.h"
+#include "barrier.h"
 
 struct txconn {
     nc_tx_t w;

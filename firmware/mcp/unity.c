@@ -9,6 +9,7 @@
  * parts keep their own static names apart (one name per file).
  */
 #include "../hal/hal.c"
+#include "route.c"
 #include "main.c"
 #include "dma.c"
 #include "port.c"

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What every part of the MCP uses: the HAL, the host ABI, the capacities,
+ * the wire format, the sequence-number core, and two small helpers.
+ */
+#ifndef NC_MCP_BASE_H
+#define NC_MCP_BASE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hal.h"
+#include "nc_abi.h"
+#include "nc_fw_config.h"
+#include "nc_seq.h"
+#include "wire.h"
+
+#define NONE16 0xFFFFu
+
+/* The LANai backend folds a global array's address into every access of
+ * an element's field (a constant load and an indexed access: two
+ * instructions a field, and registers held for each constant). Hiding the
+ * element's address from the optimiser makes the accesses base + offset,
+ * one instruction each; for code that touches many fields of one element. */
+#define NC_OPAQUE(ptr) __asm__("" : "+r"(ptr))
+
+/* This node and the cluster's size (main.c, from the shared block), and
+ * the block the host and the MCP share (nc_abi.h). */
+extern uint32_t my_node, n_nodes;
+extern volatile struct nc_abi nc_abi_block;
+
+#endif

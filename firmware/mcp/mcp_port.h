@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Ports (port.c): host commands, registered memory, receive and send
+ * tokens, events to the host.
+ */
+#ifndef NC_MCP_PORT_H
+#define NC_MCP_PORT_H
+
+#include "mcp_base.h"
+
+struct region { uint32_t valid, hi, lo, len; };
+struct rtoken { uint32_t valid, hi, lo, len, cookie; };
+struct stoken {             /* a send token: one message */
+    uint8_t used, port, dst_port, fence;
+    uint8_t started;        /* its first packet was built */
+    uint8_t kind;           /* 0: a message; else a barrier packet, type 0x0A00 | kind
+                               (no payload, no event; gen and cookie are its identity) */
+    uint8_t pad[2];
+    uint16_t dst, next;     /* next in the connection's message queue */
+    uint32_t gen;           /* sending port's generation */
+    uint32_t hi, lo, len, cookie;
+    uint32_t built;         /* bytes packetised so far */
+    uint32_t acked;         /* bytes acknowledged */
+};
+struct port {
+    uint32_t open, gen, cons;
+    uint32_t ev_hi, ev_lo, ev_slots, ev_next;
+    struct region reg[NC_FW_REGIONS];
+    struct rtoken rtok[NC_FW_RECV_TOKENS];
+    uint16_t rq[NC_FW_RECV_TOKENS];     /* ring of the valid tokens, oldest at rq_head */
+    uint32_t nrq, rq_head;
+    uint16_t rfree[NC_FW_RECV_TOKENS];  /* the free tokens (a stack) */
+    uint32_t nrfree;
+};
+extern struct port ports[NC_FW_PORTS];
+/* send tokens of the ports, then one fence token per (peer, port), then
+ * the barrier packets' tokens (firmware/coll) */
+#define NC_FENCE_TOK(peer, port) (NC_FW_PORTS * NC_FW_SEND_TOKENS + (peer) * NC_FW_PORTS + (port))
+#define NC_BAR_TOK0 (NC_FW_PORTS * NC_FW_SEND_TOKENS + NC_FW_MAX_NODES * NC_FW_PORTS)
+extern struct stoken stok[NC_BAR_TOK0 + NC_FW_BAR_TOKENS];
+
+void ports_init(void);
+void ports_poll(void);
+bool port_check(const struct port *p, uint32_t hi, uint32_t lo, uint32_t len);
+/* Post an event to port p (if still open in generation gen). */
+void port_event(uint32_t p, uint32_t gen, uint32_t type, uint32_t status, uint32_t cookie,
+                uint32_t len, uint32_t src, uint32_t src_port);
+void port_event_dma_done(uint16_t slot);
+/* Finish a send token: event to its port, token free. */
+void send_done(uint16_t tok, uint32_t status);
+/* Take a receive token of port p that holds len bytes; NONE16 if none. */
+uint16_t port_take_rtoken(struct port *p, uint32_t len);
+/* The same, inlined for the usual case: the oldest buffer holds it. */
+static inline __attribute__((always_inline)) uint16_t port_take_rtoken_head(struct port *p,
+                                                                           uint32_t len)
+{
+    if (p->nrq) {
+        uint16_t k = p->rq[p->rq_head];
+
+        if (p->rtok[k].len >= len) {
+            p->rq_head = (p->rq_head + 1) % NC_FW_RECV_TOKENS;
+            p->nrq--;
+            p->rtok[k].valid = 0;
+            p->rfree[p->nrfree++] = k;
+            return k;
+        }
+    }
+    return port_take_rtoken(p, len);
+}
+
+#endif

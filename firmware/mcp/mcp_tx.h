@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The send side of the connections (tx.c): packetisation, the go-back-N
+ * window (ref/proto nc_seq), retransmission, packet descriptors.
+ */
+#ifndef NC_MCP_TX_H
+#define NC_MCP_TX_H
+
+#include "mcp_base.h"
+
+struct pktd {               /* a packet descriptor */
+    uint8_t state;          /* PD_FREE, PD_SDMA, PD_READY */
+    uint8_t dead;           /* discarded while its SDMA ran */
+    uint16_t tok;           /* the message it belongs to */
+    uint16_t peer;
+    uint32_t seq, offset, len;
+};
+enum { PD_FREE, PD_SDMA, PD_READY };
+void tx_init(void);
+void tx_message(uint16_t tok);      /* a new send token for its connection; then tx_kick */
+void tx_kick(uint32_t peer);        /* build and send peer's next packet now if the wire is free;
+                                       tx_poll does the rest */
+void tx_poll(uint32_t isr);
+void tx_sdma_done(uint16_t pd, bool ok);
+void tx_ack(uint32_t peer, uint32_t ack);
+void tx_nack(uint32_t peer, uint32_t want);
+void tx_reject(uint32_t peer, uint32_t seq);
+void tx_timer(void);
+void tx_port_closed(uint32_t port);  /* a local port closed: cancel its sends */
+extern uint32_t tx_active;          /* connections with work: the loop skips tx when 0 */
+void tx_fence(uint32_t peer, uint32_t port);
+/* The NIC clock in MHz (the EEPROM clock value: MHz on the emulated boards,
+ * docs/myrinet.md); scales the retransmission timeout. */
+void tx_set_clock(uint32_t mhz);
+extern uint32_t tx_rto;             /* the retransmission timeout, RTC ticks */
+
+#endif
