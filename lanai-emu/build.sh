@@ -9,7 +9,9 @@
 #      rebuilds only what depends on them) and apply lanai-emu/hooks.patch;
 #   5. configure a minimal lanai-softmmu once (again only if the configure
 #      line changed; meson re-runs itself when a meson.build changes);
-#   6. ninja the one binary.
+#   6. ninja the one binary (a progress line every 10% when it is long).
+#   A tree configured for another checkout (moved, or build/ copied) is
+#   rebuilt from scratch, with the reason said first.
 # Every step is skipped when its stamp says it is done, so a rerun with
 # nothing changed costs about a second.
 set -euo pipefail
