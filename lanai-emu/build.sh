@@ -9,7 +9,9 @@
 #      rebuilds only what depends on them) and apply lanai-emu/hooks.patch;
 #   5. configure a minimal lanai-softmmu once (again only if the configure
 #      line changed; meson re-runs itself when a meson.build changes);
-#   6. ninja the one binary.
+#   6. ninja the one binary (a progress line every 10% when it is long).
+#   A tree configured for another checkout (moved, or build/ copied) is
+#   rebuilt from scratch, with the reason said first.
 # Every step is skipped when its stamp says it is done, so a rerun with
 # nothing changed costs about a second.
 set -euo pipefail
@@ -172,12 +174,32 @@ CONFIGURE_ARGS=(--target-list=lanai-softmmu --without-default-features
     --disable-guest-agent --disable-werror --disable-install-blobs
     --disable-debug-info)
 
+# The configure stamp holds the source path and the configure line. A
+# meson/ninja build tree records absolute paths (the source tree in every
+# -I flag, the build tree in its regeneration rules and symlinks), so a tree
+# configured elsewhere cannot be reused: after the checkout moved, or build/
+# was copied from another checkout, it would compile the old checkout's
+# sources if they still exist and fail if they do not. Such a tree is
+# rebuilt from scratch, and we say why (docs/emu.md, "Moving the checkout").
+FULL_BUILD=0
+T_START=$SECONDS
 configure() {
-    local want have=''
+    local want have='' old_src
     want="$SRC ${CONFIGURE_ARGS[*]}"
     [ -f "$OBJ/.lanai-configured" ] && have=$(cat "$OBJ/.lanai-configured")
     if [ -f "$OBJ/build.ninja" ] && [ "$want" = "$have" ]; then
         return 0
+    fi
+    old_src=${have%% *}
+    if [ -n "$have" ] && [ "$old_src" != "$SRC" ] && [ "${have#* }" = "${want#* }" ]; then
+        say "build/qemu was configured for another checkout ($old_src);"
+        say "this one is $TOP. A QEMU build tree records absolute paths and"
+        say "cannot be moved, so QEMU is rebuilt here from scratch (a few minutes"
+        say "on 2 cores; EMU_JOBS=N uses more; docs/emu.md, 'Moving the checkout')"
+    elif [ -n "$have" ]; then
+        say "the configure line changed: reconfiguring and rebuilding QEMU from scratch"
+    elif [ -d "$OBJ" ]; then
+        say "build/qemu has no configure stamp: rebuilding QEMU from scratch"
     fi
     rm -rf "$OBJ"
     mkdir -p "$OBJ"
@@ -186,6 +208,33 @@ configure() {
     (cd "$OBJ" && env PATH=/usr/sbin:/usr/bin:/sbin:/bin "$SRC/configure" "${CONFIGURE_ARGS[@]}" \
         > "$OBJ/configure.log" 2>&1) || { tail -30 "$OBJ/configure.log" >&2; die "configure failed (log: $OBJ/configure.log)"; }
     echo "$want" > "$OBJ/.lanai-configured"
+    FULL_BUILD=1
+}
+
+# ninja with a progress line every 10% when more than 50 steps are to run
+# (a build from scratch is about 1,100); fewer steps run as quietly as
+# before. Compiler messages and failures pass through unchanged.
+build() {
+    local t0=$SECONDS line f t p last=-1 el
+    env PATH=/usr/sbin:/usr/bin:/sbin:/bin NINJA_STATUS='@@ninja %f/%t@@ ' \
+        ninja -C "$OBJ" -j"$JOBS" qemu-system-lanai |
+    while IFS= read -r line; do
+        case $line in
+        '@@ninja '*)
+            line=${line#@@ninja }; f=${line%%/*}; line=${line#*/}; t=${line%%@@*}
+            [ "$t" -gt 50 ] || continue
+            p=$((f * 10 / t * 10))
+            if [ "$p" -gt "$last" ]; then
+                el=$((SECONDS - t0))
+                printf 'emu: building qemu-system-lanai: %3d%% (%d/%d steps, %d:%02d)\n' \
+                    "$((f * 100 / t))" "$f" "$t" $((el / 60)) $((el % 60))
+                last=$p
+            fi ;;
+        'ninja: Entering directory'*|'ninja: no work to do'*) ;;
+        *) printf '%s\n' "$line" ;;
+        esac
+    done || return 1
+    [ "$FULL_BUILD" -eq 0 ] || say "QEMU configured and built from scratch in $((SECONDS - T_START)) s"
 }
 
 for tool in meson ninja patch; do
@@ -201,5 +250,4 @@ SYMS=$SRC/hw/lanai/myrinet-hostif.syms
 if [ -f "$OBJ/qemu-system-lanai" ] && [ "$SYMS" -nt "$OBJ/qemu-system-lanai" ]; then
     rm -f "$OBJ/qemu-system-lanai"
 fi
-env PATH=/usr/sbin:/usr/bin:/sbin:/bin ninja -C "$OBJ" -j"$JOBS" --quiet qemu-system-lanai ||
-    die "build failed"
+build || die "build failed"

@@ -1,8 +1,9 @@
-# make bench: experiments of shared/docs/results-to-reproduce.md that can run
-# so far (R5, analytic), CSV + plots under build/bench/.
+# make bench: the papers' experiments that run so far (R5, R7; README,
+# "Sources and experiments") and nicoll's point-to-point figures; CSV, plots
+# and summary.txt under build/bench/.
 .PHONY: bench
 
-bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nicoll/host_nicoll.so $(BIN)/lanai-run
+bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nicoll/host_nicoll.so $(BIN)/lanai-run $(BIN)/lanai-profile
 	@bash host/bench/run
 	@bash host/bench/r7 $(BUILD)/bench
 

@@ -8,10 +8,15 @@ set multiplot layout 2,2 title 'R7: NIC-based vs host-based barrier, P-GM1 (emul
 set xlabel 'nodes'
 set logscale x 2
 set xrange [1.7:19]
-set key below horizontal
+# Keys sit inside each panel where there is no data (a key below every
+# panel collided with the x label of (d) and was cut off at the bottom):
+# latency panels top left, above the curves (they rise to the right, and the
+# y range leaves a decade free above them); factor panels bottom right.
+set key top left Left reverse samplen 2 spacing 1.1
 L43 = OUT.'/r7_p-gm1-l43.dat'
 L72 = OUT.'/r7_p-gm1-l72.dat'
 set logscale y
+set yrange [10:5000]
 set ylabel 'barrier latency (us, log scale)'
 set title '(a) LANai 4.3 (33 MHz)'
 plot L43 using 1:2 with linespoints title 'NIC-PE', '' using 1:4 with linespoints title 'NIC-GB', \
@@ -22,6 +27,8 @@ plot L43 using 1:2 with linespoints title 'NIC-PE', '' using 1:4 with linespoint
 e
 unset logscale y
 set yrange [0:*]
+set offsets 0, 0, graph 0.1, 0   # room above the curves
+set key bottom right
 set ylabel 'factor of improvement (host / NIC)'
 set title '(b) LANai 4.3'
 plot L43 using 1:6 with linespoints title 'PE', '' using 1:7 with linespoints title 'GB', \
@@ -31,7 +38,9 @@ plot L43 using 1:6 with linespoints title 'PE', '' using 1:7 with linespoints ti
 16 1.46
 e
 set logscale y
-set yrange [*:*]
+set yrange [10:5000]
+set offsets 0, 0, 0, 0
+set key top left
 set ylabel 'barrier latency (us, log scale)'
 set title '(c) LANai 7.2 (66 MHz)'
 set xrange [1.7:10]
@@ -43,6 +52,8 @@ plot L72 using 1:2 with linespoints title 'NIC-PE', '' using 1:4 with linespoint
 e
 unset logscale y
 set yrange [0:*]
+set offsets 0, 0, graph 0.1, 0   # room above the curves
+set key bottom right
 set ylabel 'factor of improvement (host / NIC)'
 set title '(d) LANai 7.2'
 plot L72 using 1:6 with linespoints title 'PE', '' using 1:7 with linespoints title 'GB', \
