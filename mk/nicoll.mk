@@ -2,11 +2,11 @@
 # `make firmware`, `make host`, `make run`. docs/firmware.md, docs/libnicoll.md.
 NCL_T    := $(BUILD)/tests/nicoll
 FW_DIR   := $(BUILD)/firmware
-# The parts; the firmware is compiled as one unit (firmware/mcp/unity.c
+# The parts; the firmware is compiled as one unit (firmware/mcp_image.c
 # includes them all: inlining across files, docs/firmware.md).
-FW_SRCS  := $(filter-out firmware/mcp/unity.c,$(wildcard firmware/mcp/*.c)) $(wildcard firmware/coll/*.c) \
+FW_SRCS  := $(wildcard firmware/mcp/*.c) $(wildcard firmware/coll/*.c) \
             firmware/hal/hal.c ref/proto/nc_seq.c ref/proto/nc_barrec.c
-FW_UNIT  := firmware/mcp/unity.c
+FW_UNIT  := firmware/mcp_image.c
 FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/hal/hal.h \
             firmware/hal/lanai9_regs.h ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h \
             ref/include/nc_config.h ref/include/nc_logic.h

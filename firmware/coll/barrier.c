@@ -28,7 +28,10 @@
  * same barrier (serial) and had sent that step. The SPIN model
  * spec/promela/barrier_unexpected.pml shows why the identity is needed.
  */
-#include "mcp.h"
+#include "barrier.h"
+#include "mcp_port.h"
+#include "mcp_prof.h"
+#include "mcp_route.h"
 #include "nc_barrec.h"
 
 struct bstep { uint16_t node; uint8_t port, op; };  /* op: NC_BAR_OP_* bits | phase << 4 */
@@ -47,10 +50,6 @@ struct bar {
     struct bstep step[NC_BAR_MAX_STEPS];
 };
 
-#ifdef NC_BAR_PROFILE
-volatile uint32_t bar_prof[8], bar_prof_t0, bar_plog[256], bar_plog_n;
-#endif
-
 static struct bar bars[NC_FW_PORTS];
 static nc_barrec_t rec[NC_FW_PORTS];
 /* identity of the held message from (node, port) to each local port */
@@ -64,23 +63,14 @@ static uint32_t bar_list[NC_FW_PORTS][1 + NC_BAR_MAX_STEPS] __attribute__((align
  * recorded their result is known, so only the open flag is set. */
 static uint32_t n_unexp[NC_FW_PORTS], n_held[NC_FW_PORTS];
 
-static uint16_t tok_free[NC_FW_BAR_TOKENS];
-static uint32_t tok_nfree;
+static int bar_id;          /* ours, from the core (mcp_fetch) */
 
-void bar_init(void)
+static void bar_init(int id)
 {
-    for (uint32_t i = 0; i < NC_FW_BAR_TOKENS; i++)
-        tok_free[i] = (uint16_t)(NC_BAR_TOK0 + i);
-    tok_nfree = NC_FW_BAR_TOKENS;
+    bar_id = id;
     /* rec[] is not nc_bar_init'ed: the loader zeroes SRAM, and all zero is
      * what nc_bar_init makes (closed, nothing recorded); clearing the
      * eight 2 KB records here would overrun the loader's 500 us handshake */
-}
-
-void bar_token_free(uint16_t k)
-{
-    stok[k].used = 0;
-    tok_free[tok_nfree++] = k;
 }
 
 static const uint8_t ph_kind[3] = {
@@ -92,27 +82,8 @@ static const uint8_t ph_kind[3] = {
 static void send_pkt(uint32_t pi, uint32_t node, uint32_t port, uint8_t kind, uint32_t id0,
                      uint32_t id1)
 {
-    uint16_t k;
-    struct stoken *t;
-
-    if (!tok_nfree)
-        return;     /* cannot happen by sizing (nc_fw_config.h) */
     PLOG(2);
-    k = tok_free[--tok_nfree];
-    t = &stok[k];
-    NC_OPAQUE(t);
-    t->used = 1;
-    t->port = (uint8_t)pi;
-    t->dst_port = (uint8_t)port;
-    t->fence = 0;
-    t->started = 0;
-    t->kind = kind;
-    t->dst = (uint16_t)node;
-    t->gen = id0;
-    t->cookie = id1;
-    t->hi = t->lo = t->len = t->built = t->acked = 0;
-    tx_message(k);
-    tx_kick(node);
+    (void)mcp_send(pi, node, port, kind, id0, id1);     /* the pool suffices by sizing */
     PLOG(3);
 }
 
@@ -177,19 +148,18 @@ static void bar_start(uint32_t pi)
 
 static void bar_refuse(uint32_t pi, uint32_t status, uint32_t cookie)
 {
-    port_event(pi, ports[pi].gen, NC_EV_BARRIER, status, cookie, 0, 0, 0);
+    port_event(pi, port_gen(pi), NC_EV_BARRIER, status, cookie, 0, 0, 0);
 }
 
-void bar_cmd(uint32_t pi, const uint32_t *a)
+static void bar_cmd(uint32_t pi, const uint32_t *a)
 {
     struct bar *b = &bars[pi];
     uint32_t hi = a[1], lo = a[2], len = a[3], cookie = a[4];
-    struct dma_req r;
 
     PLOG(1);
     if (b->state != B_IDLE)
         return bar_refuse(pi, NC_ST_EBUSY, cookie);
-    b->gen = ports[pi].gen;
+    b->gen = port_gen(pi);
     b->cookie = cookie;
     if (len == 0) {
         /* the previous list again: nothing to fetch */
@@ -199,20 +169,11 @@ void bar_cmd(uint32_t pi, const uint32_t *a)
     }
     if (len < 4 || len > sizeof bar_list[0] || (len & 3))
         return bar_refuse(pi, NC_ST_EINVAL, cookie);
-    if (!port_check(&ports[pi], hi, lo, len))
+    if (!port_mem_ok(pi, hi, lo, len))
         return bar_refuse(pi, NC_ST_EFAULT, cookie);
     b->state = B_LOADING;
     b->loaded_gen = 0;
-    r.kind = DMA_BARRIER;
-    r.port = (uint8_t)pi;
-    r.arg = (uint16_t)len;
-    r.gen = b->gen;
-    r.lar = (uint32_t)(uintptr_t)bar_list[pi];
-    r.eah = hi;
-    r.eal = lo;
-    r.len = len;
-    r.last = 1;
-    if (!dma_queue(true, &r)) {
+    if (!mcp_fetch(bar_id, pi, b->gen, (uint16_t)len, bar_list[pi], hi, lo, len)) {
         b->state = B_IDLE;
         bar_refuse(pi, NC_ST_ENORES, cookie);
     }
@@ -242,11 +203,11 @@ static bool parse(uint32_t pi, uint32_t len)
     return true;
 }
 
-void bar_desc_done(uint32_t pi, uint32_t gen, uint32_t len, bool ok)
+static void bar_desc_done(uint32_t pi, uint32_t gen, uint32_t len, bool ok)
 {
     struct bar *b = &bars[pi];
 
-    if (b->state != B_LOADING || b->gen != gen || ports[pi].gen != gen)
+    if (b->state != B_LOADING || b->gen != gen || port_gen(pi) != gen)
         return;     /* the port closed meanwhile */
     if (!ok || !parse(pi, len)) {
         b->state = B_IDLE;
@@ -256,9 +217,9 @@ void bar_desc_done(uint32_t pi, uint32_t gen, uint32_t len, bool ok)
     bar_start(pi);
 }
 
-void bar_port_open(uint32_t pi)
+static void bar_port_open(uint32_t pi)
 {
-    volatile struct nc_abi_port *ap = &nc_abi_block.port[pi];
+    volatile struct nc_abi_port *ap = port_abi(pi);
     uint32_t node, port;
 
     bars[pi].state = B_IDLE;
@@ -288,7 +249,7 @@ void bar_port_open(uint32_t pi)
     }
 }
 
-void bar_port_closed(uint32_t pi)
+static void bar_port_closed(uint32_t pi)
 {
     bars[pi].state = B_IDLE;    /* aborted: no event (the process is gone) */
     bars[pi].loaded_gen = 0;
@@ -309,7 +270,7 @@ static void rejected(uint32_t pi, uint32_t node, uint32_t port, uint32_t gen, ui
 {
     struct bar *b = &bars[pi];
 
-    if (!ports[pi].open || ports[pi].gen != gen || b->state != B_RUN || b->gen != gen ||
+    if (!port_is_open(pi) || port_gen(pi) != gen || b->state != B_RUN || b->gen != gen ||
         b->serial != serial)
         return;     /* a stale reject: the message's barrier is gone */
     for (uint32_t i = 0; i <= b->cur && i < b->nsteps; i++) {
@@ -319,12 +280,12 @@ static void rejected(uint32_t pi, uint32_t node, uint32_t port, uint32_t gen, ui
             (i == b->cur && !b->sent))
             continue;
         send_pkt(pi, node, port, ph_kind[s->op >> 4], b->gen, b->serial);
-        nc_abi_block.port[pi].bar_resent++;
+        port_abi(pi)->bar_resent++;
         return;
     }
 }
 
-void bar_packet(uint32_t src, const struct nc_pkt *h)
+static void bar_packet(uint32_t src, const struct nc_pkt *h)
 {
     uint32_t pi = h->dst_port, sp = h->src_port;
     struct bar *b = &bars[pi];
@@ -333,7 +294,7 @@ void bar_packet(uint32_t src, const struct nc_pkt *h)
         return;
     if (h->type == NC_PT_BAR_REJECT)
         return rejected(pi, src, sp, h->pad2[0], h->pad2[1]);
-    if (!ports[pi].open) {
+    if (!port_is_open(pi)) {
         (void)nc_bar_receive(&rec[pi], src, sp);    /* NC_BAR_HELD */
         n_held[pi]++;
         held_id[pi][src][sp][0] = h->pad2[0];
@@ -357,6 +318,18 @@ void bar_packet(uint32_t src, const struct nc_pkt *h)
     }
     if (nc_bar_receive(&rec[pi], src, sp) == NC_BAR_RECORDED) {
         n_unexp[pi]++;
-        nc_abi_block.port[pi].bar_unexp++;
+        port_abi(pi)->bar_unexp++;
     }
 }
+
+const struct mcp_coll nc_barrier = {
+    .cmd = NC_CMD_BARRIER,
+    .type_first = NC_PT_BAR_PE & 0xFF,
+    .type_last = NC_PT_BAR_REJECT & 0xFF,
+    .init = bar_init,
+    .command = bar_cmd,
+    .packet = bar_packet,
+    .dma_done = bar_desc_done,
+    .port_open = bar_port_open,
+    .port_closed = bar_port_closed,
+};

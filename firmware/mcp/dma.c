@@ -9,7 +9,7 @@
 #include "mcp_port.h"
 #include "mcp_tx.h"
 #include "mcp_rx.h"
-#include "barrier.h"
+#include "mcp_plugin.h"
 
 struct engine {
     struct dma_req q[NC_FW_DMA_QUEUE];
@@ -31,10 +31,10 @@ static void complete(uint32_t kind, uint32_t port, uint32_t gen, uint16_t arg, b
     else if (kind == DMA_RDMA) {
         if (last)
             rx_rdma_done(arg);
-    } else if (kind == DMA_BARRIER)
-        bar_desc_done(port, gen, arg, ok);
-    else
+    } else if (kind == DMA_EVENT)
         port_event_dma_done(arg);
+    else
+        plugin_dma_done(kind - DMA_PLUGIN0, port, gen, arg, ok);
 }
 
 /* Take the request at the head of engine e off its queue and call its

@@ -10,7 +10,7 @@
 #include "mcp_tx.h"
 #include "mcp_rx.h"
 #include "mcp_ctrl.h"
-#include "barrier.h"
+#include "mcp_plugin.h"
 #include "shared_block.h"
 
 extern char __mem_size[];
@@ -21,6 +21,9 @@ static char *volatile mem_top = __mem_size;
 
 volatile struct nc_abi nc_abi_block __attribute__((aligned(4096)));
 uint32_t my_node, n_nodes;
+#ifdef NC_MCP_PROFILE
+volatile uint32_t mcp_prof[8], mcp_prof_t0, mcp_plog[256], mcp_plog_n;
+#endif
 
 
 /* crt0 calls this. SRAM is all zero when the loader releases reset (it
@@ -44,7 +47,7 @@ void __crt0_start(int argc, char **argv)
     tx_init();
     tx_set_clock(sb[NC_SB_OFF_CLOCKVAL / 4]);
     rx_init();
-    bar_init();
+    plugin_init();
     sb[NC_SB_OFF_ABI / 4] = (uint32_t)(uintptr_t)&nc_abi_block;
     sb[NC_SB_OFF_FW_STATUS / 4] = n_nodes > NC_FW_MAX_NODES ? 1 : 0;
     sb[NC_SB_OFF_READY / 4] = NC_SB_READY_MAGIC;

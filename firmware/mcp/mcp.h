@@ -16,9 +16,13 @@
  *                delivery by DMA, ACK / NACK / REJECT, the closed-port rule
  *   ctrl.c       mcp_ctrl.h: small control packets (ACK, NACK, REJECT)
  *                waiting for the wire
+ *   plugin.c     mcp_plugin.h: the host of the collectives (firmware/coll):
+ *                dispatch by packet type, command, DMA and port event, and
+ *                the pool of tokens for their packets
+ *   mcp_prof.h   RTC probes for a profiling build
  * State is static and sized in nc_fw_config.h. A part includes the
- * headers of the parts it calls; this header includes them all, and the
- * collective the core still calls by name (firmware/coll/barrier.h).
+ * headers of the parts it calls; this header includes them all. The core
+ * names no collective: the image (firmware/mcp_image.c) registers them.
  */
 #ifndef NC_MCP_H
 #define NC_MCP_H
@@ -30,7 +34,7 @@
 #include "mcp_tx.h"
 #include "mcp_rx.h"
 #include "mcp_ctrl.h"
-
-#include "barrier.h"
+#include "mcp_plugin.h"
+#include "mcp_prof.h"
 
 #endif

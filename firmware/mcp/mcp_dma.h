@@ -8,7 +8,8 @@
 
 #include "mcp_base.h"
 
-enum dma_kind { DMA_SDMA, DMA_RDMA, DMA_EVENT, DMA_BARRIER };
+/* DMA_PLUGIN0 + id: a transfer of collective id (mcp_fetch) */
+enum dma_kind { DMA_SDMA, DMA_RDMA, DMA_EVENT, DMA_PLUGIN0 };
 struct dma_req {            /* 32 bytes: a queue slot's address is a shift */
     uint8_t kind, port;
     uint16_t arg;           /* packet descriptor, rx buffer or event slot */

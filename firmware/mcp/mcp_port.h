@@ -13,8 +13,8 @@ struct rtoken { uint32_t valid, hi, lo, len, cookie; };
 struct stoken {             /* a send token: one message */
     uint8_t used, port, dst_port, fence;
     uint8_t started;        /* its first packet was built */
-    uint8_t kind;           /* 0: a message; else a barrier packet, type 0x0A00 | kind
-                               (no payload, no event; gen and cookie are its identity) */
+    uint8_t kind;           /* 0: a message; else a collective's packet, type 0x0A00 | kind
+                               (no payload, no event; gen and cookie are its two words) */
     uint8_t pad[2];
     uint16_t dst, next;     /* next in the connection's message queue */
     uint32_t gen;           /* sending port's generation */
@@ -34,14 +34,25 @@ struct port {
 };
 extern struct port ports[NC_FW_PORTS];
 /* send tokens of the ports, then one fence token per (peer, port), then
- * the barrier packets' tokens (firmware/coll) */
+ * the pool of the collectives' packets (plugin.c) */
 #define NC_FENCE_TOK(peer, port) (NC_FW_PORTS * NC_FW_SEND_TOKENS + (peer) * NC_FW_PORTS + (port))
-#define NC_BAR_TOK0 (NC_FW_PORTS * NC_FW_SEND_TOKENS + NC_FW_MAX_NODES * NC_FW_PORTS)
-extern struct stoken stok[NC_BAR_TOK0 + NC_FW_BAR_TOKENS];
+#define NC_COLL_TOK0 (NC_FW_PORTS * NC_FW_SEND_TOKENS + NC_FW_MAX_NODES * NC_FW_PORTS)
+extern struct stoken stok[NC_COLL_TOK0 + NC_FW_COLL_TOKENS];
+
+/* A port's state, for the collectives (they touch no core global). */
+static inline uint32_t port_gen(uint32_t pi) { return ports[pi].gen; }
+static inline bool port_is_open(uint32_t pi) { return ports[pi].open != 0; }
+bool port_check(const struct port *p, uint32_t hi, uint32_t lo, uint32_t len);
+/* May the NIC move len bytes at host address hi:lo for port pi? */
+static inline bool port_mem_ok(uint32_t pi, uint32_t hi, uint32_t lo, uint32_t len)
+{
+    return port_check(&ports[pi], hi, lo, len);
+}
+/* pi's counters in the ABI block, which its host reads */
+static inline volatile struct nc_abi_port *port_abi(uint32_t pi) { return &nc_abi_block.port[pi]; }
 
 void ports_init(void);
 void ports_poll(void);
-bool port_check(const struct port *p, uint32_t hi, uint32_t lo, uint32_t len);
 /* Post an event to port p (if still open in generation gen). */
 void port_event(uint32_t p, uint32_t gen, uint32_t type, uint32_t status, uint32_t cookie,
                 uint32_t len, uint32_t src, uint32_t src_port);

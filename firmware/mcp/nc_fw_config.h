@@ -17,7 +17,8 @@
  *    packets in the engine while all are busy (docs/nic.md).
  *  - tokens: 16 sends and 32 receive buffers per port, as GM gives a port
  *    a few dozen tokens.
- *  - NC_FW_BAR_TOKENS 1024: one per barrier packet until its ACK; a port
+ *  - NC_FW_COLL_TOKENS 1024: one per collective packet until its ACK
+ *    (firmware/mcp/plugin.c's pool). The barrier's need: a port
  *    has at most two barriers' packets unacknowledged (GB root: 63
  *    broadcasts each), and rejects at an open: 8 x 128, shared.
  *  - NC_FW_RTO_TICKS 100 (50 us): a round trip with a 64 KB window of
@@ -43,7 +44,7 @@
 #define NC_FW_DMA_QUEUE     512u         /* requests per DMA engine: events + rx buffers */
 #define NC_FW_CTRL_QUEUE    64u          /* control packets waiting for the wire */
 #define NC_FW_MAX_ROUTE     7u           /* route bytes (switch hops) */
-#define NC_FW_BAR_TOKENS    1024u        /* barrier packets waiting for their ACK, all ports */
+#define NC_FW_COLL_TOKENS   1024u        /* collectives' packets waiting for their ACK, all ports */
 #define NC_FW_RTO_TICKS     100u         /* retransmission timeout, 0.5 us ticks */
 
 #endif

@@ -10,10 +10,11 @@
 #include "mcp_route.h"
 #include "mcp_tx.h"
 #include "mcp_rx.h"
-#include "barrier.h"
+#include "mcp_plugin.h"
+#include "mcp_prof.h"
 
 struct port ports[NC_FW_PORTS];
-struct stoken stok[NC_BAR_TOK0 + NC_FW_BAR_TOKENS];
+struct stoken stok[NC_COLL_TOK0 + NC_FW_COLL_TOKENS];
 
 /* Event records waiting for (or in) their DMA to the host. */
 static uint32_t ev_stage[NC_FW_EV_STAGE][NC_EV_WORDS] __attribute__((aligned(8)));
@@ -97,7 +98,7 @@ void send_done(uint16_t tok, uint32_t status)
 
     NC_OPAQUE(t);
     if (t->kind)
-        return bar_token_free(tok);     /* a barrier packet: no event */
+        return plugin_token_done(tok);  /* a collective's packet: no event */
     if (!t->fence)
         port_event(t->port, t->gen, NC_EV_SENT, status, t->cookie, t->len, t->dst, t->dst_port);
     t->used = 0;
@@ -234,10 +235,10 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         p->ev_next = 0;
         ap->gen = p->gen;
         ap->state = 1;
-        /* after the host sees the port open: rejecting held barrier
-         * messages may take a while (firmware/coll) and commands wait
-         * for it anyway */
-        bar_port_open(pi);
+        /* after the host sees the port open: a collective's work here
+         * may take a while (the barrier rejects what it held) and
+         * commands wait for it anyway */
+        plugin_port_open(pi);
         return;
     case NC_CMD_CLOSE:
         if (!p->open)
@@ -249,7 +250,7 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         rx_port_closed(pi);
         ap->gen = p->gen;
         ap->state = 0;
-        bar_port_closed(pi);
+        plugin_port_closed(pi);
         return;
     }
     if (!p->open)
@@ -272,10 +273,10 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         return cmd_recv(pi, a);
     case NC_CMD_SEND:
         return cmd_send(pi, a);
-    case NC_CMD_BARRIER:
-        return bar_cmd(pi, a);
     default:
-        return refuse(pi, a[0], NC_ST_EINVAL, 0);
+        if (!plugin_command(pi, a))
+            refuse(pi, a[0], NC_ST_EINVAL, 0);
+        return;
     }
 }
 

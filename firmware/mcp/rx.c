@@ -40,7 +40,8 @@
 #include "mcp_dma.h"
 #include "mcp_tx.h"
 #include "mcp_ctrl.h"
-#include "barrier.h"
+#include "mcp_plugin.h"
+#include "mcp_prof.h"
 
 struct rxconn {
     nc_rx_t w;
@@ -200,7 +201,9 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
     return held;
 }
 
-static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
+/* coll: the owner of a collective's packet (NULL for DATA) */
+static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
+                 const struct mcp_coll *coll)
 {
     struct rxconn *c = &rxc[src];
     uint32_t reply, bit = 1u << h->dst_port;
@@ -215,7 +218,7 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
      * when it arrives, even past a gap, so it can overtake a message sent
      * before it that was lost; the sender's resend is then a duplicate */
     if (h->type != NC_PT_DATA && (int32_t)(h->seq - c->w.expected) > 0) {
-        bar_packet(src, h);
+        coll->packet(src, h);
         return false;
     }
 #endif
@@ -235,13 +238,14 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
         }
         return false;
     }
-    if (h->type != NC_PT_DATA) {
-        /* a barrier packet (firmware/coll): consumed here, whatever the
-         * port's state; its next packet first, then the ACK */
+    if (coll) {
+        /* a collective's packet: consumed
+         * by the collective, whatever the port's state; what it sends
+         * next first, then the ACK */
         PROF(1);
         nc_rx_receive(&c->w, h->seq, &reply);
         c->nack_sent = 0;
-        bar_packet(src, h);
+        coll->packet(src, h);
         PROF(2);
         ack(src, false);
         PROF(3);
@@ -312,21 +316,23 @@ void rx_packet(uint32_t isr)
     if (!(isr & (L9_ISR_ILLEGAL_RX | L9_ISR_BUFF)) && n >= NC_PKT_HDR &&
         h->src < n_nodes && h->src < NC_FW_MAX_NODES) {
         switch (h->type) {
-        case NC_PT_DATA:
-        case NC_PT_BAR_PE:
-        case NC_PT_BAR_GATHER:
-        case NC_PT_BAR_BCAST:
-        case NC_PT_BAR_REJECT:
-            held = data(h->src, h, n, b);
-            /* then the piggy-backed ACK: its SENT events queue behind
-             * the RECV or barrier event this packet may have made (the
-             * one the host is waiting for) */
-            tx_ack(h->src, h->ack);
-            break;
         case NC_PT_ACK: tx_ack(h->src, h->seq); break;
         case NC_PT_NACK: tx_nack(h->src, h->seq); break;
         case NC_PT_REJECT: tx_reject(h->src, h->seq); break;
-        default: break;
+        default: {
+            /* DATA, or a packet of a collective that is plugged in
+             * (mcp_plugin.h): in the connection's sequence */
+            const struct mcp_coll *coll = 0;
+
+            if (h->type != NC_PT_DATA && !(coll = plugin_of_type(h->type)))
+                break;
+            held = data(h->src, h, n, b, coll);
+            /* then the piggy-backed ACK: its SENT events queue behind
+             * the RECV or collective's event this packet may have made
+             * (the one the host is waiting for) */
+            tx_ack(h->src, h->ack);
+            break;
+        }
         }
     }
     rx_held[b] = held;

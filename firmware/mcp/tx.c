@@ -17,7 +17,7 @@
 #include "mcp_route.h"
 #include "mcp_rx.h"
 #include "mcp_ctrl.h"
-#include "barrier.h"
+#include "mcp_plugin.h"
 
 struct txconn {
     nc_tx_t w;
@@ -195,7 +195,7 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     h->msg_len = t->len;
     h->offset = t->built;
     h->len = len;
-    h->pad2[0] = t->kind ? t->gen : 0;         /* a barrier packet's identity */
+    h->pad2[0] = t->kind ? t->gen : 0;         /* a collective packet's two words */
     h->pad2[1] = t->kind ? t->cookie : 0;
     h->pad3 = 0;
     t->built += len;
@@ -401,8 +401,9 @@ void tx_reject(uint32_t peer, uint32_t seq)
     prev = NONE16;
     for (k = c->qhead; k != NONE16; k = next) {
         next = stok[k].next;
-        /* barrier packets are not messages of the closed port's process:
-         * they follow the barrier's own rules there (held, rejected) */
+        /* collectives' packets are not messages of the closed port's
+         * process: they follow their collective's rules there (the
+         * barrier's: held, rejected) */
         if (stok[k].dst_port == port && !stok[k].fence && !stok[k].kind) {
             q_unlink(c, prev, k);
             send_done(k, NC_ST_EPORTCLOSED);
@@ -433,7 +434,7 @@ void tx_port_closed(uint32_t port)
                 if (c->cur == k)
                     c->cur = next;
                 if (stok[k].kind)
-                    bar_token_free(k);
+                    plugin_token_done(k);
                 else
                     stok[k].used = 0;
                 continue;

@@ -15,8 +15,8 @@
  *       dimension (0: random per barrier); each node computes a random
  *       0..SKEW_NS before entering and while waiting (fuzzy barrier);
  *       SUBSETS 1: every odd barrier is over a random subset. An optional
- *       eighth argument: the SRAM address of bar_prof[] in a
- *       -DNC_BAR_PROFILE image (printed at the end; docs/barrier.md).
+ *       eighth argument: the SRAM address of mcp_prof[] in a
+ *       -DNC_MCP_PROFILE image (printed at the end; docs/barrier.md).
  *   slow SEED NBAR ALGO DIM SLOW_NS
  *       the last member (PE) or the root (GB) enters SLOW_NS late: every
  *       message it receives is unexpected; prints its record counter.
@@ -203,7 +203,7 @@ static int run(int argc, char **argv)
     nc_host_printf("run done=%u failures=%d unexpected=%u\n", done, failures,
                    nc_barrier_counter(j.p, NC_BARRIER_UNEXPECTED));
     if (argc > 8) {
-        /* a -DNC_BAR_PROFILE image: bar_prof[] at this SRAM address */
+        /* a -DNC_MCP_PROFILE image: mcp_prof[] at this SRAM address */
         uint32_t a = (uint32_t)strtoul(argv[8], NULL, 0), w[8];
 
         for (unsigned i = 0; i < 8; i++)

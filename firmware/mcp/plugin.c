@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The collectives' host (mcp_plugin.h): the table of registered
+ * collectives, dispatch by packet type, command, DMA kind and port event,
+ * and the pool of send tokens for their packets.
+ */
+#include "mcp_plugin.h"
+#include "mcp_dma.h"
+#include "mcp_port.h"
+#include "mcp_tx.h"
+
+static const struct mcp_coll *plugins[MCP_PLUGINS];
+static uint32_t n_plugins;
+/* the owner of each packet type's low byte (0x0A00 | b) */
+static const struct mcp_coll *by_type[256];
+/* the owner of each host command (nc_abi.h NC_CMD_*, below MCP_CMDS) */
+#define MCP_CMDS 32u
+static const struct mcp_coll *by_cmd[MCP_CMDS];
+
+/* Tokens for the collectives' packets: stok[NC_COLL_TOK0 ...], a stack. */
+static uint16_t tok_free[NC_FW_COLL_TOKENS];
+static uint32_t tok_nfree;
+
+void plugin_init(void)
+{
+    for (uint32_t i = 0; i < NC_FW_COLL_TOKENS; i++)
+        tok_free[i] = (uint16_t)(NC_COLL_TOK0 + i);
+    tok_nfree = NC_FW_COLL_TOKENS;
+    mcp_plugins();
+}
+
+int mcp_register(const struct mcp_coll *c)
+{
+    uint32_t id = n_plugins;
+
+    if (id >= MCP_PLUGINS || c->type_first > c->type_last ||
+        c->type_first <= (NC_PT_REJECT & 0xFF))
+        return -1;
+    for (uint32_t t = c->type_first; t <= c->type_last; t++)
+        if (by_type[t])
+            return -1;
+    /* the core's own commands (OPEN .. SEND) are never passed on */
+    if (c->cmd && (c->cmd <= NC_CMD_SEND || c->cmd >= MCP_CMDS || by_cmd[c->cmd]))
+        return -1;
+    for (uint32_t t = c->type_first; t <= c->type_last; t++)
+        by_type[t] = c;
+    if (c->cmd)
+        by_cmd[c->cmd] = c;
+    plugins[n_plugins++] = c;
+    if (c->init)
+        c->init((int)id);
+    return (int)id;
+}
+
+const struct mcp_coll *plugin_of_type(uint32_t type)
+{
+    if ((type >> 8) != 0x0A)
+        return 0;
+    return by_type[type & 0xFF];
+}
+
+bool plugin_command(uint32_t port, const uint32_t *a)
+{
+    const struct mcp_coll *c = a[0] < MCP_CMDS ? by_cmd[a[0]] : 0;
+
+    if (!c)
+        return false;
+    c->command(port, a);
+    return true;
+}
+
+void plugin_dma_done(uint32_t id, uint32_t port, uint32_t gen, uint32_t arg, bool ok)
+{
+    if (id < n_plugins && plugins[id]->dma_done)
+        plugins[id]->dma_done(port, gen, arg, ok);
+}
+
+void plugin_port_open(uint32_t port)
+{
+    for (uint32_t i = 0; i < n_plugins; i++)
+        if (plugins[i]->port_open)
+            plugins[i]->port_open(port);
+}
+
+void plugin_port_closed(uint32_t port)
+{
+    for (uint32_t i = 0; i < n_plugins; i++)
+        if (plugins[i]->port_closed)
+            plugins[i]->port_closed(port);
+}
+
+void plugin_token_done(uint16_t k)
+{
+    stok[k].used = 0;
+    tok_free[tok_nfree++] = k;
+}
+
+bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32_t id0,
+              uint32_t id1)
+{
+    uint16_t k;
+    struct stoken *t;
+
+    if (!tok_nfree)
+        return false;
+    k = tok_free[--tok_nfree];
+    t = &stok[k];
+    NC_OPAQUE(t);
+    t->used = 1;
+    t->port = (uint8_t)port;
+    t->dst_port = (uint8_t)dport;
+    t->fence = 0;
+    t->started = 0;
+    t->kind = type;
+    t->dst = (uint16_t)node;
+    t->gen = id0;
+    t->cookie = id1;
+    t->hi = t->lo = t->len = t->built = t->acked = 0;
+    tx_message(k);
+    tx_kick(node);
+    return true;
+}
+
+bool mcp_fetch(int id, uint32_t port, uint32_t gen, uint16_t arg, void *to, uint32_t hi,
+               uint32_t lo, uint32_t len)
+{
+    struct dma_req r;
+
+    r.kind = (uint8_t)(DMA_PLUGIN0 + id);
+    r.port = (uint8_t)port;
+    r.arg = arg;
+    r.gen = gen;
+    r.lar = (uint32_t)(uintptr_t)to;
+    r.eah = hi;
+    r.eal = lo;
+    r.len = len;
+    r.last = 1;
+    return dma_queue(true, &r);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The MCP image: the core (firmware/mcp), the collectives it hosts
+ * (firmware/coll) and the ref/proto cores they use (unchanged), as one
+ * translation unit, so that the compiler inlines across files. lanai-ld
+ * links objects and there is no LTO; built file by file, every call from
+ * one part to a small function of another (nc_seq's window arithmetic,
+ * route_to, the HAL, ctrl_pending, dma_busy) cost a call, a frame and a
+ * return on the per-packet paths. mk/nicoll.mk compiles this file only;
+ * the parts keep their own static names apart (one name per file).
+ *
+ * A new collective: its file under firmware/coll, included below, and one
+ * mcp_register() line in mcp_plugins() (firmware/mcp/mcp_plugin.h).
+ */
+#include "hal/hal.c"
+#include "mcp/route.c"
+#include "mcp/main.c"
+#include "mcp/dma.c"
+#include "mcp/port.c"
+#include "mcp/tx.c"
+#include "mcp/rx.c"
+#include "mcp/ctrl.c"
+#include "mcp/plugin.c"
+#include "coll/barrier.c"
+#include "../ref/proto/nc_seq.c"
+#include "../ref/proto/nc_barrec.c"
+
+/* The collectives this image holds, in the order of their ids. */
+void mcp_plugins(void)
+{
+    (void)mcp_register(&nc_barrier);
+}
