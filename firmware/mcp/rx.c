@@ -17,7 +17,7 @@
  * message meant for the old process reaches a new one. The sender fails
  * those messages (NC_ST_EPORTCLOSED) and then sends the FENCE.
  *
- * Delayed ACKs: a barrier packet is not acknowledged at once. Every
+ * Delayed ACKs: a collective's packet (a barrier's) is not acknowledged at once. Every
  * packet that goes to its sender carries the cumulative ACK (wire.h), and
  * in a barrier one often does soon (the partner's own barrier message);
  * only if none has gone within ACK_DELAY() (three quarters of the
