@@ -57,8 +57,10 @@
  *
  * Properties
  *   safety        (no claim, -DSAFETY) no invalid end state: the system stops
- *                 only once every message is completed at its sender (and, with
- *                 PINGPONG, both clients finished).
+ *                 only once every message is completed at its sender, both
+ *                 windows are empty (and, with PINGPONG, both clients finished).
+ *                 A livelock (the timer resending for ever) is no end state:
+ *                 all_done finds those.
  *   in_order      exactly once and in order: no message is delivered twice,
  *                 and a delivery skips only messages that failed (EPORTCLOSED).
  *   release_safe  a message completes OK only after its receiver accepted it,
@@ -67,10 +69,10 @@
  *                 incarnation of the port: after a reopen, nothing posted before
  *                 the sender learnt of the close reaches the new process once
  *                 the old one got one of them (the promise of the fence).
- *   all_done      under weak fairness and the loss bound, every message is
- *                 eventually completed at its sender (and every completion OK
- *                 was delivered: release_safe); with PINGPONG, both clients
- *                 finish (acceptance cycles, -a -f).
+ *   all_done      under weak fairness and the loss bound, eventually every
+ *                 message is completed at its sender and every packet sent is
+ *                 acknowledged (both windows empty), and with PINGPONG both
+ *                 clients finish (acceptance cycles, -a -f).
  *
  *   - Each NIC is a set of processes, one per handler (receive, send engine,
  *     timer; the host), each step atomic, so that weak fairness means what
@@ -200,7 +202,9 @@ byte ndone[2];      /* messages completed, per direction */
 bool misorder, unsafe, stale;
 
 #define MSG(d, k) ((d) * MX + (k) - 1)
-#define ALLDONE   (ndone[0] == M && ndone[1] == MR)
+/* every message completed at its sender and every packet sent acknowledged
+ * (both windows empty, no FENCE queued or in flight) */
+#define ALLDONE   (ndone[0] == M && ndone[1] == MR && cnt[0] == 0 && cnt[1] == 0 && !fq[0] && !fq[1])
 #ifdef PINGPONG
 #define FINISHED  (ALLDONE && cdone[0] && cdone[1])
 #else
