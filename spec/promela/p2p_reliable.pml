@@ -41,6 +41,9 @@
  *     it, fails every queued message to that port (EPORTCLOSED), starts the
  *     window again at the rejected number and puts a FENCE at the head.
  *     Direction 1 comes from another port of NIC 1, which stays open.
+ *     -DCLOSE_AFTER=k delays the close until k messages were delivered (for
+ *     the simulations of tests/models/agree, which would otherwise mostly
+ *     close before anything arrived).
  *   - The client layer (-DPINGPONG): node 0 sends ping k and waits for its
  *     SENT and for pong k; node 1 waits for ping k, echoes pong k and waits
  *     for the SENT of the echo.  RECV and SENT events go through one event
@@ -78,6 +81,17 @@
  *     timer; the host), each step atomic, so that weak fairness means what
  *     the MCP's round-robin event loop gives.
  *
+ * What the model found in the firmware (docs/models.md)
+ *   -DEAGER_TIMER -DCLOSE -DM=3 -DMR=0: when two copies of the first packet
+ *   after a close meet the fence (the timer resent it while the REJECT was on
+ *   its way), two REJECTs of the same number come back.  tx_reject takes the
+ *   second one too, although the number is now the FENCE's: a message posted
+ *   after the first REJECT, and already delivered to the new process, fails
+ *   with EPORTCLOSED (release_safe), and the window starts again below what
+ *   the receiver expects, so every ACK is stale and the connection never
+ *   moves again (all_done).  -DFIX_STALE_REJECT (a REJECT naming the FENCE
+ *   is stale) passes.
+ *
  * Broken variants (each must be caught)
  *   -DBROKEN_NO_DUP_ACK         a duplicate is dropped without an ACK: when the
  *                               last ACK is lost the sender retransmits
@@ -101,7 +115,7 @@
  *                               SENT: safety (end state) and all_done fail.
  *
  * Commands (make models runs exactly these, in build/models/p2p_reliable/<variant>/)
- *   spin -a [-DCLOSE|-DPINGPONG] [-DBROKEN_...] p2p_reliable.pml
+ *   spin -a [-DCLOSE|-DPINGPONG] [-DEAGER_TIMER] [-DFIX_STALE_REJECT] [-DBROKEN_...] p2p_reliable.pml
  *   cc -O2 -DSAFETY -DNOCLAIM -DMEMLIM=2048 -o pan_safety pan.c
  *   ./pan_safety -m200000                            # end states
  *   cc -O2 -DSAFETY -DMEMLIM=2048 -o pan_ltl pan.c
