@@ -4,6 +4,7 @@
  *
  *   spin -DTRACE -n<seed> -u<steps> mcast_order.pml        | replay mc N FANOUT M
  *   spin -DTRACE -n<seed> -u<steps> barrier_unexpected.pml | replay br NS PORTS
+ *   spin -DTRACE -n<seed> -u<steps> p2p_reliable.pml       | replay pp W
  *
  * The models print one line per protocol decision (see TR(...) in the .pml
  * files); every line is replayed on the C state and the C answer compared
@@ -21,6 +22,22 @@
  *   BR RECV dst src verdict           nc_bar_receive: 0 recorded, 1 duplicate,
  *                                     2 held (endpoint closed)
  *   BR TAKE dst src hit               nc_bar_test_and_clear returns hit
+ *   PP PUSH dir seq                   nc_tx_push on direction dir's send window
+ *                                     (at node dir) returns seq
+ *   PP RX node seq verdict reply      nc_rx_receive on the receive window at
+ *                                     node: same verdict and the same reply
+ *                                     (ACK reply, or for a gap NACK reply)
+ *   PP ACK dir ack released           nc_tx_ack returns `released'
+ *   PP NACK dir want count first      nc_tx_nack returns count, *first = first
+ *   PP TIMEOUT dir first count        nc_tx_timeout gives the same range
+ *   PP REJECT dir seq kind released   tx_reject as firmware/mcp/tx.c does it on
+ *                                     nc_seq: kind 1 = stale (outside the window,
+ *                                     nc_seq_distance >= count), else inside;
+ *                                     kind 0 = processed: nc_tx_ack(seq-1)
+ *                                     frees `released', then nc_tx_init(seq);
+ *                                     kind 2 = ignored as naming the FENCE
+ *                                     (the model's FIX_STALE_REJECT)
+ * Lines of other prefixes (the models' INFO lines) are ignored.
  * Exit status 0 when every line agrees; the first disagreements are printed.
  */
 #include <stdio.h>
@@ -35,7 +52,9 @@
 static nc_rx_t rx[MAXN];
 static nc_mc_t mc[MAXN];
 static nc_barrec_t br[MAXN];
-static int N, FANOUT, M, NS, PORTS;
+static nc_tx_t tx[2];                      /* pp: send window of direction d */
+static nc_rx_t prx[2];                     /* pp: receive window at node n */
+static int N, FANOUT, M, NS, PORTS, W;
 static long lines, bad;
 
 static void mismatch(long ln, const char *what, const char *line)
@@ -56,13 +75,14 @@ static int kids(int i)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: replay mc N FANOUT M   |   replay br NS PORTS   (trace on stdin)\n");
+    fprintf(stderr, "usage: replay mc N FANOUT M  |  replay br NS PORTS  |  replay pp W"
+                    "   (trace on stdin)\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    int is_mc;
+    int is_mc = 0, is_pp = 0;
     if (argc < 2)
         return usage();
     if (strcmp(argv[1], "mc") == 0 && argc == 5) {
@@ -86,6 +106,17 @@ int main(int argc, char **argv)
         }
         for (int s = 0; s < NS; s++)
             nc_bar_init(&br[s]);                   /* every endpoint starts closed */
+    } else if (strcmp(argv[1], "pp") == 0 && argc == 3) {
+        is_pp = 1;
+        W = atoi(argv[2]);
+        if (W < 1 || W > (int)NC_TX_WINDOW_MAX) {
+            fprintf(stderr, "replay: bad parameter W=%d\n", W);
+            return 2;
+        }
+        for (int i = 0; i < 2; i++) {
+            nc_tx_init(&tx[i], 1, (uint32_t)W);    /* the model numbers from 1 */
+            nc_rx_init(&prx[i], 1);
+        }
     } else {
         return usage();
     }
@@ -126,7 +157,53 @@ int main(int argc, char **argv)
             } else {
                 mismatch(ln, "unknown or out-of-range MC line", line);
             }
-        } else if (!is_mc && strncmp(p, "BR ", 3) == 0) {
+        } else if (is_pp && strncmp(p, "PP ", 3) == 0) {
+            int e;
+            lines++;
+            if (sscanf(p + 3, "%15s", op) != 1) { mismatch(ln, "unreadable", line); continue; }
+            if (strcmp(op, "PUSH") == 0 && sscanf(p + 3, "%*s %d %d", &a, &b) == 2 && a >= 0 && a < 2) {
+                if (!nc_tx_can_send(&tx[a]))
+                    mismatch(ln, "nc_tx_can_send says the window is full", line);
+                else if (nc_tx_push(&tx[a]) != (uint32_t)b)
+                    mismatch(ln, "nc_tx_push numbers differently", line);
+            } else if (strcmp(op, "RX") == 0 && sscanf(p + 3, "%*s %d %d %d %d", &a, &b, &c, &d) == 4
+                       && a >= 0 && a < 2) {
+                uint32_t reply;
+                nc_rx_verdict_t v = nc_rx_receive(&prx[a], (uint32_t)b, &reply);
+                if ((int)v != c)
+                    mismatch(ln, "nc_rx_receive verdict differs", line);
+                else if (reply != (uint32_t)d)
+                    mismatch(ln, "nc_rx_receive reply differs", line);
+            } else if (strcmp(op, "ACK") == 0 && sscanf(p + 3, "%*s %d %d %d", &a, &b, &c) == 3
+                       && a >= 0 && a < 2) {
+                if (nc_tx_ack(&tx[a], (uint32_t)b) != (uint32_t)c)
+                    mismatch(ln, "nc_tx_ack releases a different number", line);
+            } else if (strcmp(op, "NACK") == 0 && sscanf(p + 3, "%*s %d %d %d %d", &a, &b, &c, &d) == 4
+                       && a >= 0 && a < 2) {
+                uint32_t first = 0, n = nc_tx_nack(&tx[a], (uint32_t)b, &first);
+                if (n != (uint32_t)c || first != (uint32_t)d)
+                    mismatch(ln, "nc_tx_nack gives another range", line);
+            } else if (strcmp(op, "TIMEOUT") == 0 && sscanf(p + 3, "%*s %d %d %d", &a, &b, &c) == 3
+                       && a >= 0 && a < 2) {
+                uint32_t first = 0, n = nc_tx_timeout(&tx[a], &first);
+                if (n != (uint32_t)c || first != (uint32_t)b)
+                    mismatch(ln, "nc_tx_timeout gives another range", line);
+            } else if (strcmp(op, "REJECT") == 0 && sscanf(p + 3, "%*s %d %d %d %d", &a, &b, &e, &d) == 4
+                       && a >= 0 && a < 2 && e >= 0 && e <= 2) {
+                /* tx_reject: stale unless inside the window */
+                bool stale = nc_seq_distance(tx[a].base, (uint32_t)b) >= tx[a].count;
+                if (stale != (e == 1)) {
+                    mismatch(ln, "the window judges the REJECT otherwise", line);
+                } else if (e == 0) {
+                    uint32_t n = (uint32_t)b != tx[a].base ? nc_tx_ack(&tx[a], (uint32_t)b - 1u) : 0u;
+                    if (n != (uint32_t)d)
+                        mismatch(ln, "nc_tx_ack(seq - 1) of the REJECT releases a different number", line);
+                    nc_tx_init(&tx[a], (uint32_t)b, (uint32_t)W);
+                }
+            } else {
+                mismatch(ln, "unknown or out-of-range PP line", line);
+            }
+        } else if (!is_mc && !is_pp && strncmp(p, "BR ", 3) == 0) {
             lines++;
             if (sscanf(p + 3, "%15s", op) != 1) { mismatch(ln, "unreadable", line); continue; }
             if (strcmp(op, "OPEN") == 0 && sscanf(p + 3, "%*s %d %d", &a, &b) == 2 && a >= 0 && a < NS) {
@@ -159,7 +236,7 @@ int main(int argc, char **argv)
     }
     printf("replay: %ld decisions replayed, %ld disagree\n", lines, bad);
     if (lines == 0) {
-        fprintf(stderr, "replay: the trace holds no %s line\n", is_mc ? "MC" : "BR");
+        fprintf(stderr, "replay: the trace holds no %s line\n", is_mc ? "MC" : is_pp ? "PP" : "BR");
         return 1;
     }
     return bad ? 1 : 0;
