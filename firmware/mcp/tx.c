@@ -388,6 +388,15 @@ void tx_reject(uint32_t peer, uint32_t seq)
 
     if (nc_seq_distance(c->w.base, seq) >= c->w.count)
         return;                 /* stale */
+    /* A second REJECT of the packet a first one refused (the timer sent
+     * it again before the first REJECT came back): the first restarted
+     * the window at seq with the FENCE there, and a FENCE is never
+     * refused (rx.c), so this one is stale. Taken as new, it failed the
+     * messages posted since (some already delivered) and restarted the
+     * window behind the receiver, which then acknowledged beyond it for
+     * ever (found by spec/promela/p2p_reliable.pml, docs/models.md). */
+    if (stok[pd[c->slot[nc_tx_slot(seq)]].tok].fence)
+        return;
     if (seq != c->w.base)
         tx_ack(peer, seq - 1);
     port = stok[pd[c->slot[nc_tx_slot(seq)]].tok].dst_port;

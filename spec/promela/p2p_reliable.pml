@@ -84,13 +84,14 @@
  * What the model found in the firmware (docs/models.md)
  *   -DEAGER_TIMER -DCLOSE -DM=3 -DMR=0: when two copies of the first packet
  *   after a close meet the fence (the timer resent it while the REJECT was on
- *   its way), two REJECTs of the same number come back.  tx_reject takes the
- *   second one too, although the number is now the FENCE's: a message posted
- *   after the first REJECT, and already delivered to the new process, fails
- *   with EPORTCLOSED (release_safe), and the window starts again below what
- *   the receiver expects, so every ACK is stale and the connection never
- *   moves again (all_done).  -DFIX_STALE_REJECT (a REJECT naming the FENCE
- *   is stale) passes.
+ *   its way), two REJECTs of the same number come back.  The firmware's
+ *   tx_reject took the second one too, although the number is now the
+ *   FENCE's: a message posted after the first REJECT, and already delivered
+ *   to the new process, failed with EPORTCLOSED (release_safe), and the
+ *   window started again below what the receiver expects, so every ACK was
+ *   stale and the connection never moved again (all_done).  Fixed in
+ *   firmware/mcp/tx.c (a REJECT naming the FENCE is stale); the old
+ *   behaviour is the broken variant -DBROKEN_SECOND_REJECT.
  *
  * Broken variants (each must be caught)
  *   -DBROKEN_NO_DUP_ACK         a duplicate is dropped without an ACK: when the
@@ -115,7 +116,7 @@
  *                               SENT: safety (end state) and all_done fail.
  *
  * Commands (make models runs exactly these, in build/models/p2p_reliable/<variant>/)
- *   spin -a [-DCLOSE|-DPINGPONG] [-DEAGER_TIMER] [-DFIX_STALE_REJECT] [-DBROKEN_...] p2p_reliable.pml
+ *   spin -a [-DCLOSE|-DPINGPONG] [-DEAGER_TIMER] [-DBROKEN_...] p2p_reliable.pml
  *   cc -O2 -DSAFETY -DNOCLAIM -DMEMLIM=2048 -o pan_safety pan.c
  *   ./pan_safety -m200000                            # end states
  *   cc -O2 -DSAFETY -DMEMLIM=2048 -o pan_ltl pan.c
@@ -332,19 +333,19 @@ inline txnack(d, w) {
     n = 0
 }
 
-/* REJECT(seq) (tx_reject): the destination port was closed.  The firmware
- * takes any REJECT inside the window; a second REJECT of the same packet
- * (two copies of it met the fence) then names the FENCE that the first one
- * put there, and is processed again.  -DFIX_STALE_REJECT ignores a REJECT
- * that names the FENCE (the receiver never rejects one). */
-#ifdef FIX_STALE_REJECT
+/* REJECT(seq) (tx_reject): the destination port was closed.  A second
+ * REJECT of the same packet (two copies of it met the fence) names the
+ * FENCE that the first one put there; the receiver never rejects a FENCE,
+ * so it is stale and ignored (the firmware since this model found it).
+ * -DBROKEN_SECOND_REJECT: the firmware before, which took it as new. */
+#ifndef BROKEN_SECOND_REJECT
 #define FIXED 1
 #else
 #define FIXED 0
 #endif
 inline txreject(d, s) {
     if
-#ifdef FIX_STALE_REJECT
+#ifndef BROKEN_SECOND_REJECT
     :: s >= base[d] && s < base[d] + cnt[d] && sm[d * W + s % W] == 0 ->
         TR(printf("PP REJECT %d %d 2 0\n", d, s))   /* it names the FENCE: stale */
 #endif

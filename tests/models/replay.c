@@ -36,7 +36,7 @@
  *                                     kind 0 = processed: nc_tx_ack(seq-1)
  *                                     frees `released', then nc_tx_init(seq);
  *                                     kind 2 = ignored as naming the FENCE
- *                                     (the model's FIX_STALE_REJECT)
+ *                                     (tx.c since the model found it)
  * Lines of other prefixes (the models' INFO lines) are ignored.
  * Exit status 0 when every line agrees; the first disagreements are printed.
  */
