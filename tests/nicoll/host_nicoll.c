@@ -330,6 +330,88 @@ static int reqrep(int argc, char **argv)
     return failures || r.bad || r.disorder || errors || r.received != count;
 }
 
+/* A port closed and reopened under a stream: node 0 keeps COUNT messages
+ * of 64 B (seed 3, index i) going to node 1 port 1 as fast as its tokens
+ * allow; node 1's first process takes one and closes, the next opens
+ * 200 us later and takes what comes. Every send must complete (OK or
+ * EPORTCLOSED: no stall), the new process must get messages in order,
+ * none that its sender saw fail, and every message sent OK after the
+ * first failure. */
+static int reopen_stream(int argc, char **argv)
+{
+    unsigned count = argc > 2 ? (unsigned)atoi(argv[2]) : 40;
+    const size_t len = 64;
+    nc_event ev;
+
+    if (count > 4096)
+        return FAIL("reopen_stream: at most 4096 messages\n"), 2;
+    if (me == 0) {
+        nc_port *p = open_port(0);
+        uint8_t *tx = region(p, count * len);
+        unsigned sent = 0, done = 0, ok = 0, closed = 0, other = 0, first_fail = ~0u;
+        unsigned last_ok = 0, sum_ok = 0;
+
+        while (done < count) {
+            while (sent < count && nc_send_tokens(p)) {
+                pat_fill(tx + sent * len, len, 3, 0, sent);
+                nc_send(p, 1, 1, tx + sent * len, len, (void *)(uintptr_t)(sent + 1));
+                sent++;
+            }
+            if (next_event(p, &ev, false))
+                return FAIL("reopen_stream: sends stalled, %u of %u completed\n", done, sent), 1;
+            if (ev.type != NC_EVENT_SENT)
+                continue;
+            done++;
+            if (ev.status == NC_OK) {
+                ok++;
+                last_ok = (unsigned)(uintptr_t)ev.ctx;
+                sum_ok += last_ok - 1;      /* message 0 went to the old process */
+            } else if (ev.status == NC_EPORTCLOSED) {
+                closed++;
+                if ((unsigned)(uintptr_t)ev.ctx - 1 < first_fail)
+                    first_fail = (unsigned)(uintptr_t)ev.ctx - 1;
+            } else
+                other++;
+        }
+        /* every message sent OK but the first went to the new process:
+         * the receiver's count and index sum must be these */
+        nc_host_printf("reopen_stream sender: ok=%u portclosed=%u other=%u first_fail=%u last_ok=%u "
+                       "new=%u sum=%u\n", ok, closed, other, first_fail, last_ok, ok - 1, sum_ok);
+        nc_close(p);
+    } else if (me == 1) {
+        nc_port *a = open_port(1), *b;
+        uint8_t *buf = region(a, len);
+        unsigned got = 0, bad = 0, disorder = 0, next = 0, sum = 0;
+
+        nc_provide_recv(a, buf, len, NULL);
+        if (nc_wait(a, &ev, DEADLINE_NS) || ev.status)
+            return FAIL("reopen_stream: first message\n"), 1;
+        nc_close(a);
+        nc_host_compute_ns(200000);
+        b = open_port(1);
+        buf = region(b, 32 * len);
+        for (unsigned i = 0; i < 32; i++)
+            nc_provide_recv(b, buf + i * len, len, NULL);
+        while (nc_wait(b, &ev, 3000000) == NC_OK) {
+            uint32_t idx = pat_index(ev.buf, ev.len);
+
+            if (ev.status || pat_check(ev.buf, ev.len, 3, 0, idx))
+                bad++;
+            else {
+                disorder += got && idx <= next;
+                next = idx;
+                sum += idx;
+                got++;
+            }
+            nc_provide_recv(b, ev.buf, len, NULL);
+        }
+        nc_host_printf("reopen_stream receiver: bad=%u disorder=%u last=%u new=%u sum=%u\n", bad,
+                       disorder, next + 1, got, sum);
+        nc_close(b);
+    }
+    return failures != 0;
+}
+
 /* Node 0 sends 10 messages (seed 1) to node 1 port 1, whose first process
  * takes one and closes; then, once all of them are accounted for, 5 more
  * (seed 2). The second process on port 1 must see exactly those 5. */
@@ -515,7 +597,7 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "pingpong";
 
     static const struct { const char *mode; unsigned nodes; } need[] = {
-        { "pingpong", 2 }, { "stream", 2 }, { "reqrep", 2 }, { "reuse", 2 }, { "exhaust", 2 },
+        { "pingpong", 2 }, { "stream", 2 }, { "reqrep", 2 }, { "reuse", 2 }, { "reopen_stream", 2 }, { "exhaust", 2 },
         { "alltoall", 2 },
     };
 
@@ -539,6 +621,8 @@ int main(int argc, char **argv)
         return reqrep(argc, argv);
     if (!strcmp(mode, "reuse"))
         return reuse();
+    if (!strcmp(mode, "reopen_stream"))
+        return reopen_stream(argc, argv);
     if (!strcmp(mode, "protect"))
         return protect();
     if (!strcmp(mode, "exhaust"))
