@@ -25,7 +25,6 @@ uint32_t my_node, n_nodes;
 volatile uint32_t mcp_prof[8], mcp_prof_t0, mcp_plog[256], mcp_plog_n;
 #endif
 
-
 /* crt0 calls this. SRAM is all zero when the loader releases reset (it
  * zeroes every byte before copying the image), so .bss is not cleared
  * again: clearing the MCP's ~600 KB would take longer than the loader's

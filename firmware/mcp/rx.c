@@ -17,20 +17,20 @@
  * message meant for the old process reaches a new one. The sender fails
  * those messages (NC_ST_EPORTCLOSED) and then sends the FENCE.
  *
- * Delayed ACKs: a collective's packet (a barrier's) is not acknowledged at once. Every
- * packet that goes to its sender carries the cumulative ACK (wire.h), and
- * in a barrier one often does soon (the partner's own barrier message);
- * only if none has gone within ACK_DELAY() (three quarters of the
- * retransmission timeout: the sender's timer never sees the delay) of the
- * oldest packet owed does an ACK packet go, at that deadline (timer 1,
- * set for the oldest). A deadline per packet, not the former periods of a
- * quarter of the timeout (owed one to two periods, 50-100 us at 33 MHz):
- * those were shorter than R7's 16-node barrier, so nearly every barrier
- * packet's ACK went as its own packet in the middle of some step, costing
- * both NICs time on the critical path (2.4 ACK packets per node and
- * barrier, 140 us a barrier; now none, 115 us). Data packets,
- * duplicates and the NC_FW_WINDOW / 2-th packet owed are acknowledged at
- * once, as before: a stream is never held back.
+ * Delayed ACKs: a collective's packet (a barrier's) is not acknowledged at
+ * once. Every packet that goes to its sender carries the cumulative ACK
+ * (wire.h), and in a barrier one often does soon (the partner's own
+ * barrier message); only if none has gone within ACK_DELAY() (three
+ * quarters of the retransmission timeout: the sender's timer never sees
+ * the delay) of the oldest packet owed does an ACK packet go, at that
+ * deadline (timer 1, set for the oldest). A deadline per packet, not the
+ * former periods of a quarter of the timeout (owed one to two periods,
+ * 50-100 us at 33 MHz): those were shorter than R7's 16-node barrier, so
+ * nearly every barrier packet's ACK went as its own packet in the middle
+ * of some step, costing both NICs time on the critical path (2.4 ACK
+ * packets per node and barrier, 140 us a barrier; now none, 115 us). Data
+ * packets, duplicates and the NC_FW_WINDOW / 2-th packet owed are
+ * acknowledged at once, as before: a stream is never held back.
  * (Delaying the ACKs of empty messages too made R7's host-based PE 3%
  * faster on 2 nodes and 17% slower on 8 of P-GM1-L43: the ACKs then went
  * out in bursts at the timer, beside the next barrier's messages.)
@@ -239,9 +239,8 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
         return false;
     }
     if (coll) {
-        /* a collective's packet: consumed
-         * by the collective, whatever the port's state; what it sends
-         * next first, then the ACK */
+        /* a collective's packet: consumed by the collective, whatever the
+         * port's state; what it sends next first, then the ACK */
         PROF(1);
         nc_rx_receive(&c->w, h->seq, &reply);
         c->nack_sent = 0;

@@ -383,6 +383,7 @@ static void q_unlink(struct txconn *c, uint16_t prev, uint16_t k)
 void tx_reject(uint32_t peer, uint32_t seq)
 {
     struct txconn *c = &txc[peer];
+    const struct stoken *t;
     uint32_t port, count;
     uint16_t k, prev, next;
 
@@ -395,11 +396,12 @@ void tx_reject(uint32_t peer, uint32_t seq)
      * messages posted since (some already delivered) and restarted the
      * window behind the receiver, which then acknowledged beyond it for
      * ever (found by spec/promela/p2p_reliable.pml, docs/models.md). */
-    if (stok[pd[c->slot[nc_tx_slot(seq)]].tok].fence)
+    t = &stok[pd[c->slot[nc_tx_slot(seq)]].tok];
+    if (t->fence)
         return;
+    port = t->dst_port;
     if (seq != c->w.base)
         tx_ack(peer, seq - 1);
-    port = stok[pd[c->slot[nc_tx_slot(seq)]].tok].dst_port;
     /* everything in flight goes: the messages behind start again */
     count = c->w.count;
     for (uint32_t j = 0; j < count; j++)
