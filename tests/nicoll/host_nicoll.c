@@ -330,6 +330,31 @@ static int reqrep(int argc, char **argv)
     return failures || r.bad || r.disorder || errors || r.received != count;
 }
 
+/* Node 1's side of a port reuse (reuse, reopen_stream): the first process
+ * on port 1 takes one message of len bytes and closes with more on their
+ * way; pause_ns later the next process opens port 1 and gives nbuf
+ * receive buffers of len bytes. NULL (and a FAIL naming who) if the first
+ * message did not come. */
+static nc_port *reopen_port1(const char *who, size_t len, unsigned nbuf, uint64_t pause_ns)
+{
+    nc_port *a = open_port(1), *b;
+    uint8_t *buf = region(a, len);
+    nc_event ev;
+
+    nc_provide_recv(a, buf, len, NULL);
+    if (nc_wait(a, &ev, DEADLINE_NS) || ev.status) {
+        FAIL("%s: first message\n", who);
+        return NULL;
+    }
+    nc_close(a);
+    nc_host_compute_ns(pause_ns);       /* the next process starts later */
+    b = open_port(1);
+    buf = region(b, nbuf * len);
+    for (unsigned i = 0; i < nbuf; i++)
+        nc_provide_recv(b, buf + i * len, len, NULL);
+    return b;
+}
+
 /* A port closed and reopened under a stream: node 0 keeps COUNT messages
  * of 64 B (seed 3, index i) going to node 1 port 1 as fast as its tokens
  * allow; node 1's first process takes one and closes, the next opens
@@ -379,19 +404,11 @@ static int reopen_stream(int argc, char **argv)
                        "new=%u sum=%u\n", ok, closed, other, first_fail, last_ok, ok - 1, sum_ok);
         nc_close(p);
     } else if (me == 1) {
-        nc_port *a = open_port(1), *b;
-        uint8_t *buf = region(a, len);
+        nc_port *b = reopen_port1("reopen_stream", len, 32, 200000);
         unsigned got = 0, bad = 0, disorder = 0, next = 0, sum = 0;
 
-        nc_provide_recv(a, buf, len, NULL);
-        if (nc_wait(a, &ev, DEADLINE_NS) || ev.status)
-            return FAIL("reopen_stream: first message\n"), 1;
-        nc_close(a);
-        nc_host_compute_ns(200000);
-        b = open_port(1);
-        buf = region(b, 32 * len);
-        for (unsigned i = 0; i < 32; i++)
-            nc_provide_recv(b, buf + i * len, len, NULL);
+        if (!b)
+            return 1;
         while (nc_wait(b, &ev, 3000000) == NC_OK) {
             uint32_t idx = pat_index(ev.buf, ev.len);
 
@@ -450,20 +467,12 @@ static int reuse(void)
         nc_host_printf("reuse new: ok=%u\n", ok);
         nc_close(p);
     } else if (me == 1) {
-        nc_port *a = open_port(1), *b;
-        uint8_t *buf = region(a, len);
-        unsigned got = 0, stale = 0, fresh = 0, bad = 0;
+        /* the first process closes with 9 messages still on their way */
+        nc_port *b = reopen_port1("reuse", len, 8, 300000);
+        unsigned got = 1, stale = 0, fresh = 0, bad = 0;
 
-        nc_provide_recv(a, buf, len, NULL);
-        if (nc_wait(a, &ev, DEADLINE_NS) || ev.status)
-            return FAIL("reuse: first message\n"), 1;
-        got = 1;
-        nc_close(a);                        /* 9 messages still on their way */
-        nc_host_compute_ns(300000);         /* the next process starts later */
-        b = open_port(1);
-        buf = region(b, 8 * len);
-        for (unsigned i = 0; i < 8; i++)
-            nc_provide_recv(b, buf + i * len, len, NULL);
+        if (!b)
+            return 1;
         while (nc_wait(b, &ev, 3000000) == NC_OK) {
             uint32_t idx = pat_index(ev.buf, ev.len);
 
