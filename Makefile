@@ -15,9 +15,18 @@ HOST_CFLAGS ?= -std=c11 -O2 -g -Wall -Wextra -Werror=implicit-function-declarati
 export BUILD LLVM_BIN
 
 # Paths every fragment may use (fragments are included in name order).
-TC     := firmware/toolchain
+TC     := toolchain
 BIN    := $(BUILD)/bin
 RT_LIB := $(BUILD)/lib/lanai
+
+# The two rooms everyone may use (docs/architecture.md): the host-NIC
+# contract (include/nicoll/, headers only, depends on nothing) and the
+# host-side code shared by tools, tests and the emulator (common/, built
+# once into one archive by mk/common.mk).
+CONTRACT_INC  := -Iinclude
+CONTRACT_HDRS := $(wildcard include/nicoll/*.h)
+COMMON_INC    := -Icommon
+COMMON_LIB    := $(BUILD)/lib/libnicoll-common.a
 
 ALL_TARGETS  :=
 CHECK_SUITES :=

@@ -10,6 +10,6 @@ CHECK_SUITES += tests/barrier/suite
 # (mk/nicoll.mk is read after this file: its variables are not set yet
 # where prerequisites are expanded, so the library sources are named here)
 $(BAR_T)/%.so: tests/barrier/%.c tests/lib/open_port.h host/lib/nicoll.c host/lib/nicoll.h host/lib/nc_barrier_spec.c \
-               firmware/mcp/nc_abi.h lanai-emu/host/hostif.h
+               include/nicoll/nc_abi.h include/nicoll/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@

@@ -25,9 +25,9 @@ $(BUILD)/bin/lanai-qemu: lanai-emu/lanai-qemu
 	cp $< $@
 
 $(EMU_T)/rdiff: tests/emu/rdiff.c ref/iss/iss.c ref/iss/disas.c ref/iss/iss.h \
-                firmware/toolchain/lib/loadable.c firmware/toolchain/lib/crc32.c firmware/toolchain/lib/loadable.h
+                $(COMMON_LIB)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -Iref/iss -Ifirmware/toolchain/lib -Ifirmware/toolchain/include $(filter %.c,$^) -o $@
+	$(HOSTCC) $(HOST_CFLAGS) -Iref/iss $(COMMON_INC) $(CONTRACT_INC) $(filter %.c,$^) $(COMMON_LIB) -o $@
 
 # Deliberate translation bugs, each of which suite or random must catch.
 check-mutants: emu-build $(EMU_T)/rdiff all

@@ -14,17 +14,16 @@ $(BIN)/lanai-run: host/tools/lanai-run
 	cp $< $@
 	chmod +x $@
 
-$(MYRINET_T)/%.img: tests/myrinet/%.c firmware/hal/lanai9_regs.h firmware/mcp/shared_block.h \
+$(MYRINET_T)/%.img: tests/myrinet/%.c include/nicoll/lanai9_regs.h include/nicoll/shared_block.h \
 		$(BIN)/lanai-cc $(BIN)/lanai-ld $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
 	@mkdir -p $(@D)
-	$(BIN)/lanai-cc -O2 -Ifirmware/hal -Ifirmware/mcp $< -o $(MYRINET_T)/$*.elf \
+	$(BIN)/lanai-cc -O2 $(CONTRACT_INC) $< -o $(MYRINET_T)/$*.elf \
 	    -Wl,--mem-size,2M,--image,$@
 
-$(MYRINET_T)/%.so: tests/myrinet/%.c lanai-emu/host/hostif.h firmware/hal/lanai9_regs.h \
-		firmware/mcp/shared_block.h
+$(MYRINET_T)/%.so: tests/myrinet/%.c include/nicoll/hostif.h include/nicoll/lanai9_regs.h \
+		include/nicoll/shared_block.h
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC -Ilanai-emu/host -Ifirmware/hal \
-	    -Ifirmware/mcp $< -o $@
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(CONTRACT_INC) $< -o $@
 
 # Host DMA through the machine (tests/myrinet/dma): fw_dma + host_dma, and
 # host_dma_neg, the same program with every scenario broken (-DNEGATIVE),
@@ -34,7 +33,6 @@ CHECK_SUITES += tests/myrinet/dma
 $(MYRINET_T)/fw_dma.img $(MYRINET_T)/host_dma.so: tests/myrinet/dma_pattern.h
 
 $(MYRINET_T)/host_dma_neg.so: tests/myrinet/host_dma.c tests/myrinet/dma_pattern.h \
-		lanai-emu/host/hostif.h firmware/hal/lanai9_regs.h firmware/mcp/shared_block.h
+		include/nicoll/hostif.h include/nicoll/lanai9_regs.h include/nicoll/shared_block.h
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC -DNEGATIVE -Ilanai-emu/host \
-	    -Ifirmware/hal -Ifirmware/mcp $< -o $@
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC -DNEGATIVE $(CONTRACT_INC) $< -o $@

@@ -8,21 +8,20 @@ FW_SRCS  := $(wildcard firmware/mcp/*.c) $(wildcard firmware/coll/*.c) \
             firmware/hal/hal.c ref/proto/nc_seq.c ref/proto/nc_barrec.c
 FW_UNIT  := firmware/mcp_image.c
 FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/hal/hal.h \
-            firmware/hal/lanai9_regs.h ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h \
+            $(CONTRACT_HDRS) ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h \
             ref/include/nc_config.h ref/include/nc_logic.h
 # -mcmodel=small: globals in 21-bit absolute addressing (one instruction
 # instead of a hi/lo pair, cheap enough to rematerialise: the backend
 # parks fewer address constants on the stack); all of the MCP's data lies
 # below 1 MiB (lanai-ld checks). mk/nicoll.mk is a dependency: flags rebuild.
 # -O3 rather than -O2: 3-7% fewer instructions per barrier (mcp_profile).
-FW_CFLAGS := -O3 -mcmodel=small -Wall -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
+FW_CFLAGS := -O3 -mcmodel=small -Wall $(CONTRACT_INC) -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
 FW_LDFLAGS := -Wl,--mem-size,2M
 NCL_BAR_SRCS := host/lib/nc_barrier_spec.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
 NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c $(NCL_BAR_SRCS)
-NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h firmware/mcp/nc_abi.h \
-                firmware/mcp/nc_fw_config.h firmware/mcp/shared_block.h firmware/hal/lanai9_regs.h \
+NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h $(CONTRACT_HDRS) \
                 ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
-NCL_INC  := -Ihost/lib -Ilanai-emu/host -Ifirmware/hal -Ifirmware/mcp -Iref/tree -Iref/include
+NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include
 # Broken variants for the negative tests (never for real use).
 FW_BROKEN := no_retransmit no_dup_ack no_crc no_port_rule barrec_not_cleared no_reject_on_open barrier_unordered
 
@@ -57,22 +56,22 @@ $(BUILD)/lib/libnicoll-emu.a: $(NCL_LIB_SRCS) $(NCL_LIB_HDRS)
 	    $(HOSTCC) $(HOST_CFLAGS) -fPIC $(NCL_INC) -c $$f -o $(BUILD)/lib/nicoll-emu/$$(basename $$f .c).o || exit 1; done
 	ar rcs $@ $(foreach f,$(NCL_LIB_SRCS),$(BUILD)/lib/nicoll-emu/$(basename $(notdir $(f))).o)
 
-NCL_PCI_SRCS := host/lib/nicoll.c host/lib/nc_backend_pci.c host/lib/board_mmap.c $(NCL_BAR_SRCS)
-$(BUILD)/lib/libnicoll-pci.a: $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) host/lib/board.h
+NCL_PCI_SRCS := host/lib/nicoll.c host/lib/nc_backend_pci.c $(NCL_BAR_SRCS)
+$(BUILD)/lib/libnicoll-pci.a: $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) common/board.h $(COMMON_OBJS)
 	@mkdir -p $(BUILD)/lib/nicoll-pci
 	for f in $(NCL_PCI_SRCS); do \
 	    $(HOSTCC) $(HOST_CFLAGS) $(NCL_INC) -c $$f -o $(BUILD)/lib/nicoll-pci/$$(basename $$f .c).o || exit 1; done
-	ar rcs $@ $(foreach f,$(NCL_PCI_SRCS),$(BUILD)/lib/nicoll-pci/$(basename $(notdir $(f))).o)
+	ar rcs $@ $(foreach f,$(NCL_PCI_SRCS),$(BUILD)/lib/nicoll-pci/$(basename $(notdir $(f))).o) $(COMMON_OBJS)
 
 # Host programs for the emulated cluster: libnicoll compiled in.
-$(NCL_T)/%.so: tests/nicoll/%.c tests/nicoll/pattern.h tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) lanai-emu/host/hostif.h
+$(NCL_T)/%.so: tests/nicoll/%.c tests/nicoll/pattern.h tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
 
 # Unit tests of the host library (cmocka), over the pci backend and a fake BAR.
-$(NCL_T)/test_nicoll: tests/nicoll/test_nicoll.c $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) host/lib/board.h
+$(NCL_T)/test_nicoll: tests/nicoll/test_nicoll.c $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) common/board.h $(COMMON_LIB)
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) $< $(NCL_PCI_SRCS) -lcmocka -lpthread -o $@
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) $< $(NCL_PCI_SRCS) $(COMMON_LIB) -lcmocka -lpthread -o $@
 
 .PHONY: run
 run: $(FW_DIR)/mcp.img $(NCL_T)/host_nicoll.so $(BIN)/lanai-run emu-build

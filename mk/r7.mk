@@ -14,16 +14,16 @@ ALL_TARGETS += $(R7_B)/r7_barrier.so $(HB_T)/host_hbar.so \
 CHECK_SUITES += tests/hbarrier/suite
 
 # Host programs: libnicoll compiled in, as mk/nicoll.mk does for tests/nicoll.
-$(R7_B)/r7_barrier.so: host/bench/r7_barrier.c $(HB_SRCS) $(HB_HDRS) $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) lanai-emu/host/hostif.h
+$(R7_B)/r7_barrier.so: host/bench/r7_barrier.c $(HB_SRCS) $(HB_HDRS) $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(HB_SRCS) $(NCL_LIB_SRCS) -o $@
 
-$(HB_T)/host_hbar.so: tests/hbarrier/host_hbar.c $(HB_SRCS) $(HB_HDRS) $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) lanai-emu/host/hostif.h
+$(HB_T)/host_hbar.so: tests/hbarrier/host_hbar.c $(HB_SRCS) $(HB_HDRS) $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(HB_SRCS) $(NCL_LIB_SRCS) -o $@
 
 # Broken variants for the negative tests (never for real use).
-$(HB_T)/host_hbar_%.so: tests/hbarrier/host_hbar.c $(HB_SRCS) $(HB_HDRS) $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) lanai-emu/host/hostif.h
+$(HB_T)/host_hbar_%.so: tests/hbarrier/host_hbar.c $(HB_SRCS) $(HB_HDRS) $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) \
 	    -DNC_HB_BROKEN_$(shell echo $* | tr a-z A-Z) $< $(HB_SRCS) $(NCL_LIB_SRCS) -o $@

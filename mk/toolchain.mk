@@ -5,14 +5,17 @@
 #   build/include/lanai/*.h
 
 TC_B      := $(BUILD)/toolchain
-HOST_INC  := -I$(TC)/include -I$(TC)/lib -Iref/iss
+HOST_INC  := $(CONTRACT_INC) $(COMMON_INC) -Iref/iss
 
 LANAI_CLANG := $(LLVM_BIN)/clang --target=lanai -ffreestanding -nostdlibinc
 LLVM_AR     := $(LLVM_BIN)/llvm-ar
-RT_CFLAGS   := -O2 -fno-builtin -fno-strict-aliasing -Wall -Wextra -Werror -I$(TC)/include
+RT_CFLAGS   := -O2 -fno-builtin -fno-strict-aliasing -Wall -Wextra -Werror -I$(TC)/include $(CONTRACT_INC)
 
 LD_SRCS   := $(wildcard $(TC)/lanai-ld/*.c)
-TCLIB_SRCS := $(TC)/lib/crc32.c $(TC)/lib/loadable.c
+TCLIB_SRCS := common/crc32.c common/loadable.c
+# What lanai-cc puts on a LANai program's include path (build/include/lanai):
+# the runtime's header and the test machine's ABI from the contract.
+TC_PUBLIC := $(BUILD)/include/lanai/lanai-rt.h $(BUILD)/include/lanai/lanai-testmachine.h
 ISS_CORE  := ref/iss/iss.c ref/iss/disas.c
 RT_SRCS   := $(TC)/start.c $(wildcard $(TC)/runtime/*.c)
 RT_OBJS   := $(patsubst $(TC)/%.c,$(TC_B)/rt/%.o,$(RT_SRCS))
@@ -20,21 +23,25 @@ TC_HDRS   := $(wildcard $(TC)/include/*.h)
 
 ALL_TARGETS += $(BIN)/lanai-ld $(BIN)/lanai-iss $(BIN)/lanai-cc \
                $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a \
-               $(patsubst $(TC)/include/%,$(BUILD)/include/lanai/%,$(TC_HDRS))
+               $(TC_PUBLIC)
 
-$(BIN)/lanai-ld: $(LD_SRCS) $(TC)/lanai-ld/ld.h $(TC)/lib/crc32.c $(TC_HDRS)
+$(BIN)/lanai-ld: $(LD_SRCS) $(TC)/lanai-ld/ld.h $(COMMON_LIB) $(CONTRACT_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_INC) $(LD_SRCS) $(TC)/lib/crc32.c -o $@
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_INC) $(LD_SRCS) $(COMMON_LIB) -o $@
 
-$(BIN)/lanai-iss: $(ISS_CORE) ref/iss/main.c ref/iss/iss.h $(TCLIB_SRCS) $(TC)/lib/loadable.h $(TC_HDRS)
+$(BIN)/lanai-iss: $(ISS_CORE) ref/iss/main.c ref/iss/iss.h $(COMMON_LIB) $(CONTRACT_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_INC) $(ISS_CORE) ref/iss/main.c $(TCLIB_SRCS) -o $@
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_INC) $(ISS_CORE) ref/iss/main.c $(COMMON_LIB) -o $@
 
 $(BIN)/lanai-cc: $(TC)/lanai-cc
 	@mkdir -p $(@D)
 	cp $< $@
 
-$(BUILD)/include/lanai/%.h: $(TC)/include/%.h
+$(BUILD)/include/lanai/lanai-rt.h: $(TC)/include/lanai-rt.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(BUILD)/include/lanai/lanai-testmachine.h: include/nicoll/lanai-testmachine.h
 	@mkdir -p $(@D)
 	cp $< $@
 
@@ -42,7 +49,7 @@ $(RT_LIB)/crt0.o: $(TC)/crt0.S
 	@mkdir -p $(@D)
 	$(LANAI_CLANG) -c $< -o $@
 
-$(TC_B)/rt/%.o: $(TC)/%.c $(TC_HDRS)
+$(TC_B)/rt/%.o: $(TC)/%.c $(TC_HDRS) $(CONTRACT_HDRS)
 	@mkdir -p $(@D)
 	$(LANAI_CLANG) $(RT_CFLAGS) -c $< -o $@
 
@@ -57,7 +64,7 @@ CHECK_SUITES += tests/isa/vectors-suite tests/isa/suite tests/isa/mutants tests/
 
 $(BUILD)/tests/isa/vectors: tests/isa/vectors.c $(ISS_CORE) ref/iss/iss.h
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra -Iref/iss $< $(ISS_CORE) -lcmocka -o $@
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(CONTRACT_INC) -Iref/iss $< $(ISS_CORE) -lcmocka -o $@
 
 # libFuzzer targets for the parsers (lanai-ld inputs; ELF/image loader).
 FUZZ_CC := $(LLVM_BIN)/clang -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -66,11 +73,11 @@ LD_LIB_SRCS := $(filter-out $(TC)/lanai-ld/main.c,$(LD_SRCS))
 ALL_TARGETS += $(BUILD)/fuzz/fuzz_lanai_ld $(BUILD)/fuzz/fuzz_loadable
 CHECK_SUITES += tests/fuzz/suite
 
-$(BUILD)/fuzz/fuzz_lanai_ld: tests/fuzz/fuzz_lanai_ld.c $(LD_SRCS) $(TC)/lanai-ld/ld.h $(TC)/lib/crc32.c
+$(BUILD)/fuzz/fuzz_lanai_ld: tests/fuzz/fuzz_lanai_ld.c $(LD_SRCS) $(TC)/lanai-ld/ld.h common/crc32.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(HOST_INC) -I$(TC)/lanai-ld $< $(LD_LIB_SRCS) $(TC)/lib/crc32.c -o $@
+	$(FUZZ_CC) $(HOST_INC) -I$(TC)/lanai-ld $< $(LD_LIB_SRCS) common/crc32.c -o $@
 
-$(BUILD)/fuzz/fuzz_loadable: tests/fuzz/fuzz_loadable.c $(TCLIB_SRCS) $(TC)/lib/loadable.h
+$(BUILD)/fuzz/fuzz_loadable: tests/fuzz/fuzz_loadable.c $(TCLIB_SRCS) common/loadable.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(HOST_INC) $< $(TCLIB_SRCS) -o $@
 

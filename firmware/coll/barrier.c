@@ -50,18 +50,18 @@ struct bar {
     struct bstep step[NC_BAR_MAX_STEPS];
 };
 
-static struct bar bars[NC_FW_PORTS];
-static nc_barrec_t rec[NC_FW_PORTS];
+static struct bar bars[NC_ABI_PORTS];
+static nc_barrec_t rec[NC_ABI_PORTS];
 /* identity of the held message from (node, port) to each local port */
-static uint32_t held_id[NC_FW_PORTS][NC_FW_MAX_NODES][NC_FW_PORTS][2];
+static uint32_t held_id[NC_ABI_PORTS][NC_ABI_MAX_NODES][NC_ABI_PORTS][2];
 /* the barrier buffers' DMA target: its own page (the DMA writes it) */
-static uint32_t bar_list[NC_FW_PORTS][1 + NC_BAR_MAX_STEPS] __attribute__((aligned(4096)));
+static uint32_t bar_list[NC_ABI_PORTS][1 + NC_BAR_MAX_STEPS] __attribute__((aligned(4096)));
 
 /* Bits set in rec[p].unexpected and held[]: nc_barrec's open and close
  * clear and scan NC_MAX_NODES (1024) bytes, thousands of cycles (over
  * 100 us at 33 MHz, beyond libnicoll's wait for an OPEN); with nothing
  * recorded their result is known, so only the open flag is set. */
-static uint32_t n_unexp[NC_FW_PORTS], n_held[NC_FW_PORTS];
+static uint32_t n_unexp[NC_ABI_PORTS], n_held[NC_ABI_PORTS];
 
 static int bar_id;          /* ours, from the core (mcp_fetch) */
 
@@ -192,8 +192,8 @@ static bool parse(uint32_t pi, uint32_t len)
         uint32_t op = w[1 + i] >> 28, ph = (w[1 + i] >> 24) & 15;
         uint32_t port = (w[1 + i] >> 16) & 255, node = w[1 + i] & 0xFFFF;
 
-        if (!op || op > 3 || ph > NC_BSTEP_BCAST || port >= NC_FW_PORTS || node >= n_nodes ||
-            node >= NC_FW_MAX_NODES || (node == my_node && port == pi) || !route_len(node))
+        if (!op || op > 3 || ph > NC_BSTEP_BCAST || port >= NC_ABI_PORTS || node >= n_nodes ||
+            node >= NC_ABI_MAX_NODES || (node == my_node && port == pi) || !route_len(node))
             return false;
         b->step[i] = (struct bstep){ (uint16_t)node, (uint8_t)port, (uint8_t)(op | ph << 4) };
     }
@@ -290,7 +290,7 @@ static void bar_packet(uint32_t src, const struct nc_pkt *h)
     uint32_t pi = h->dst_port, sp = h->src_port;
     struct bar *b = &bars[pi];
 
-    if (pi >= NC_FW_PORTS || sp >= NC_FW_PORTS)
+    if (pi >= NC_ABI_PORTS || sp >= NC_ABI_PORTS)
         return;
     if (h->type == NC_PT_BAR_REJECT)
         return rejected(pi, src, sp, h->pad2[0], h->pad2[1]);

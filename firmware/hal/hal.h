@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lanai9_regs.h"
+#include "nicoll/lanai9_regs.h"
 
 #define HAL_REG(off) (*(volatile uint32_t *)(L9_SPECIAL_BASE + (off)))
 

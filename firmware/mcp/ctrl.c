@@ -20,8 +20,8 @@ static uint32_t next_buf;
  * source; the rest zero), so an ACK writes only its sequence number. The
  * buffer may be written again at once: ctrl_send_one runs only when
  * ISR.SEND is set, i.e. the previous packet has left (docs/nic.md). */
-static uint8_t ack_buf[NC_FW_MAX_NODES][CTRL_BUF] __attribute__((aligned(8)));
-static uint8_t ack_rl[NC_FW_MAX_NODES];     /* route length; 0: not built yet */
+static uint8_t ack_buf[NC_ABI_MAX_NODES][CTRL_BUF] __attribute__((aligned(8)));
+static uint8_t ack_rl[NC_ABI_MAX_NODES];     /* route length; 0: not built yet */
 
 void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq)
 {

@@ -11,7 +11,7 @@
 #include "mcp_rx.h"
 #include "mcp_ctrl.h"
 #include "mcp_plugin.h"
-#include "shared_block.h"
+#include "nicoll/shared_block.h"
 
 extern char __mem_size[];
 /* The top of SRAM as a word in .data: with -mcmodel=small (mk/nicoll.mk)
@@ -40,15 +40,15 @@ void __crt0_start(int argc, char **argv)
     n_nodes = sb[NC_SB_OFF_NNODES / 4];
     nc_abi_block.magic = NC_ABI_MAGIC;
     nc_abi_block.version = NC_ABI_VERSION;
-    nc_abi_block.nports = NC_FW_PORTS;
-    nc_abi_block.max_nodes = NC_FW_MAX_NODES;
+    nc_abi_block.nports = NC_ABI_PORTS;
+    nc_abi_block.max_nodes = NC_ABI_MAX_NODES;
     ports_init();
     tx_init();
     tx_set_clock(sb[NC_SB_OFF_CLOCKVAL / 4]);
     rx_init();
     plugin_init();
     sb[NC_SB_OFF_ABI / 4] = (uint32_t)(uintptr_t)&nc_abi_block;
-    sb[NC_SB_OFF_FW_STATUS / 4] = n_nodes > NC_FW_MAX_NODES ? 1 : 0;
+    sb[NC_SB_OFF_FW_STATUS / 4] = n_nodes > NC_ABI_MAX_NODES ? 1 : 0;
     sb[NC_SB_OFF_READY / 4] = NC_SB_READY_MAGIC;
 
     for (;;) {

@@ -10,10 +10,10 @@
 #include <stdint.h>
 
 #include "hal.h"
-#include "nc_abi.h"
+#include "nicoll/nc_abi.h"
 #include "nc_fw_config.h"
 #include "nc_seq.h"
-#include "wire.h"
+#include "nicoll/nc_wire.h"
 
 #define NONE16 0xFFFFu
 

@@ -25,18 +25,18 @@ struct stoken {             /* a send token: one message */
 struct port {
     uint32_t open, gen, cons;
     uint32_t ev_hi, ev_lo, ev_slots, ev_next;
-    struct region reg[NC_FW_REGIONS];
-    struct rtoken rtok[NC_FW_RECV_TOKENS];
-    uint16_t rq[NC_FW_RECV_TOKENS];     /* ring of the valid tokens, oldest at rq_head */
+    struct region reg[NC_ABI_REGIONS];
+    struct rtoken rtok[NC_ABI_RECV_TOKENS];
+    uint16_t rq[NC_ABI_RECV_TOKENS];     /* ring of the valid tokens, oldest at rq_head */
     uint32_t nrq, rq_head;
-    uint16_t rfree[NC_FW_RECV_TOKENS];  /* the free tokens (a stack) */
+    uint16_t rfree[NC_ABI_RECV_TOKENS];  /* the free tokens (a stack) */
     uint32_t nrfree;
 };
-extern struct port ports[NC_FW_PORTS];
+extern struct port ports[NC_ABI_PORTS];
 /* send tokens of the ports, then one fence token per (peer, port), then
  * the pool of the collectives' packets (plugin.c) */
-#define NC_FENCE_TOK(peer, port) (NC_FW_PORTS * NC_FW_SEND_TOKENS + (peer) * NC_FW_PORTS + (port))
-#define NC_COLL_TOK0 (NC_FW_PORTS * NC_FW_SEND_TOKENS + NC_FW_MAX_NODES * NC_FW_PORTS)
+#define NC_FENCE_TOK(peer, port) (NC_ABI_PORTS * NC_ABI_SEND_TOKENS + (peer) * NC_ABI_PORTS + (port))
+#define NC_COLL_TOK0 (NC_ABI_PORTS * NC_ABI_SEND_TOKENS + NC_ABI_MAX_NODES * NC_ABI_PORTS)
 extern struct stoken stok[NC_COLL_TOK0 + NC_FW_COLL_TOKENS];
 
 /* A port's state, for the collectives (they touch no core global). */
@@ -69,7 +69,7 @@ static inline __attribute__((always_inline)) uint16_t port_take_rtoken_head(stru
         uint16_t k = p->rq[p->rq_head];
 
         if (p->rtok[k].len >= len) {
-            p->rq_head = (p->rq_head + 1) % NC_FW_RECV_TOKENS;
+            p->rq_head = (p->rq_head + 1) % NC_ABI_RECV_TOKENS;
             p->nrq--;
             p->rtok[k].valid = 0;
             p->rfree[p->nrfree++] = k;

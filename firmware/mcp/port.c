@@ -13,7 +13,7 @@
 #include "mcp_plugin.h"
 #include "mcp_prof.h"
 
-struct port ports[NC_FW_PORTS];
+struct port ports[NC_ABI_PORTS];
 struct stoken stok[NC_COLL_TOK0 + NC_FW_COLL_TOKENS];
 
 /* Event records waiting for (or in) their DMA to the host. */
@@ -32,7 +32,7 @@ bool port_check(const struct port *p, uint32_t hi, uint32_t lo, uint32_t len)
 {
     uint64_t a = (uint64_t)hi << 32 | lo;
 
-    for (uint32_t i = 0; i < NC_FW_REGIONS; i++) {
+    for (uint32_t i = 0; i < NC_ABI_REGIONS; i++) {
         const struct region *r = &p->reg[i];
         uint64_t b = (uint64_t)r->hi << 32 | r->lo;
 
@@ -110,19 +110,19 @@ uint16_t port_take_rtoken(struct port *p, uint32_t len)
      * rq is a ring of the tokens in the order they were given, so this is
      * almost always its head */
     for (uint32_t i = 0; i < p->nrq; i++) {
-        uint32_t at = (p->rq_head + i) % NC_FW_RECV_TOKENS;
+        uint32_t at = (p->rq_head + i) % NC_ABI_RECV_TOKENS;
         uint16_t k = p->rq[at];
 
         if (p->rtok[k].len < len)
             continue;
         if (i == 0) {
-            p->rq_head = (p->rq_head + 1) % NC_FW_RECV_TOKENS;
+            p->rq_head = (p->rq_head + 1) % NC_ABI_RECV_TOKENS;
         } else {
             /* close the gap: the ones after it move up by one */
             for (uint32_t j = i + 1; j < p->nrq; j++) {
-                uint32_t to = (p->rq_head + j - 1) % NC_FW_RECV_TOKENS;
+                uint32_t to = (p->rq_head + j - 1) % NC_ABI_RECV_TOKENS;
 
-                p->rq[to] = p->rq[(to + 1) % NC_FW_RECV_TOKENS];
+                p->rq[to] = p->rq[(to + 1) % NC_ABI_RECV_TOKENS];
             }
         }
         p->nrq--;
@@ -145,14 +145,14 @@ static void cmd_send(uint32_t pi, const uint32_t *a)
     struct port *p = &ports[pi];
     uint32_t hi = a[1], lo = a[2], len = a[3], dst = a[4], dport = a[5], cookie = a[6];
 
-    if (dst >= n_nodes || dst >= NC_FW_MAX_NODES || dport >= NC_FW_PORTS || len > NC_FW_MAX_MSG)
+    if (dst >= n_nodes || dst >= NC_ABI_MAX_NODES || dport >= NC_ABI_PORTS || len > NC_ABI_MAX_MSG)
         return refuse(pi, NC_CMD_SEND, NC_ST_EINVAL, cookie);
     if (len && !port_check(p, hi, lo, len))
         return refuse(pi, NC_CMD_SEND, NC_ST_EFAULT, cookie);
     if (!route_len(dst))
         return refuse(pi, NC_CMD_SEND, NC_ST_ENOROUTE, cookie);
-    for (uint32_t i = 0; i < NC_FW_SEND_TOKENS; i++) {
-        uint16_t k = (uint16_t)(pi * NC_FW_SEND_TOKENS + i);
+    for (uint32_t i = 0; i < NC_ABI_SEND_TOKENS; i++) {
+        uint16_t k = (uint16_t)(pi * NC_ABI_SEND_TOKENS + i);
         struct stoken *t = &stok[k];
 
         if (t->used)
@@ -185,7 +185,7 @@ static void cmd_recv(uint32_t pi, const uint32_t *a)
     struct port *p = &ports[pi];
     uint32_t hi = a[1], lo = a[2], len = a[3], cookie = a[4];
 
-    if (len > NC_FW_MAX_MSG)
+    if (len > NC_ABI_MAX_MSG)
         return refuse(pi, NC_CMD_RECV, NC_ST_EINVAL, cookie);
     if (len && !port_check(p, hi, lo, len))
         return refuse(pi, NC_CMD_RECV, NC_ST_EFAULT, cookie);
@@ -198,7 +198,7 @@ static void cmd_recv(uint32_t pi, const uint32_t *a)
         t->lo = lo;
         t->len = len;
         t->cookie = cookie;
-        p->rq[(p->rq_head + p->nrq++) % NC_FW_RECV_TOKENS] = i;
+        p->rq[(p->rq_head + p->nrq++) % NC_ABI_RECV_TOKENS] = i;
         return;
     }
     refuse(pi, NC_CMD_RECV, NC_ST_ENORES, cookie);
@@ -206,13 +206,13 @@ static void cmd_recv(uint32_t pi, const uint32_t *a)
 
 static void port_reset(struct port *p)
 {
-    for (uint32_t i = 0; i < NC_FW_REGIONS; i++)
+    for (uint32_t i = 0; i < NC_ABI_REGIONS; i++)
         p->reg[i].valid = 0;
-    for (uint32_t i = 0; i < NC_FW_RECV_TOKENS; i++) {
+    for (uint32_t i = 0; i < NC_ABI_RECV_TOKENS; i++) {
         p->rtok[i].valid = 0;
-        p->rfree[i] = (uint16_t)(NC_FW_RECV_TOKENS - 1 - i);    /* token 0 first */
+        p->rfree[i] = (uint16_t)(NC_ABI_RECV_TOKENS - 1 - i);    /* token 0 first */
     }
-    p->nrfree = NC_FW_RECV_TOKENS;
+    p->nrfree = NC_ABI_RECV_TOKENS;
     p->nrq = 0;
     p->rq_head = 0;
 }
@@ -257,7 +257,7 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         return;     /* commands of a closed port are ignored */
     switch (a[0]) {
     case NC_CMD_REG:
-        if (a[1] >= NC_FW_REGIONS || !a[4])
+        if (a[1] >= NC_ABI_REGIONS || !a[4])
             return refuse(pi, a[0], NC_ST_EINVAL, 0);
         p->reg[a[1]].hi = a[2];
         p->reg[a[1]].lo = a[3];
@@ -265,7 +265,7 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         p->reg[a[1]].valid = 1;
         return;
     case NC_CMD_DEREG:
-        if (a[1] >= NC_FW_REGIONS)
+        if (a[1] >= NC_ABI_REGIONS)
             return refuse(pi, a[0], NC_ST_EINVAL, 0);
         p->reg[a[1]].valid = 0;
         return;
@@ -290,7 +290,7 @@ __attribute__((noinline)) static void port_command(uint32_t pi)
     /* read in place, not copied: the host writes this slot again only
      * after ap->cons has moved past it, below */
     ports[pi].cons = cons + 1;
-    command(pi, (const uint32_t *)ap->cmd[cons % NC_FW_CMD_SLOTS]);
+    command(pi, (const uint32_t *)ap->cmd[cons % NC_ABI_CMD_SLOTS]);
     ap->cons = cons + 1;
 }
 
@@ -299,7 +299,7 @@ __attribute__((noinline)) static void port_command(uint32_t pi)
  * unchanged, so the emulator can skip its time. */
 void ports_poll(void)
 {
-    for (uint32_t pi = 0; pi < NC_FW_PORTS; pi++) {
+    for (uint32_t pi = 0; pi < NC_ABI_PORTS; pi++) {
         if (nc_abi_block.port[pi].prod != ports[pi].cons)
             port_command(pi);
     }

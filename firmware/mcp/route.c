@@ -12,18 +12,18 @@
  * it raises routes_valid past the node and never again (libnicoll's first
  * open), so a copy taken after that stays right; copying two words per
  * packet replaces a byte loop over volatile SRAM. */
-static uint32_t rt_img[NC_FW_MAX_NODES][2];
-static uint8_t rt_len[NC_FW_MAX_NODES];
+static uint32_t rt_img[NC_ABI_MAX_NODES][2];
+static uint8_t rt_len[NC_ABI_MAX_NODES];
 
 static uint32_t route_load(uint32_t node)
 {
     uint8_t img[8] __attribute__((aligned(4))) = { 0 };
     uint32_t len;
 
-    if (node >= NC_FW_MAX_NODES || nc_abi_block.routes_valid <= node)
+    if (node >= NC_ABI_MAX_NODES || nc_abi_block.routes_valid <= node)
         return 0;
     len = nc_abi_block.routes[node][0];
-    if (!len || len > NC_FW_MAX_ROUTE)
+    if (!len || len > NC_ABI_MAX_ROUTE)
         return 0;
     for (uint32_t i = 0; i < len; i++)
         img[8 - len + i] = nc_abi_block.routes[node][1 + i];
@@ -35,7 +35,7 @@ static uint32_t route_load(uint32_t node)
 
 uint32_t route_len(uint32_t node)
 {
-    if (node < NC_FW_MAX_NODES && rt_len[node])
+    if (node < NC_ABI_MAX_NODES && rt_len[node])
         return rt_len[node];
     return route_load(node);
 }

@@ -52,7 +52,7 @@ struct rxconn {
     uint32_t gen, msg_len, got, hi, lo, cookie, src_port;
 };
 
-static struct rxconn rxc[NC_FW_MAX_NODES];
+static struct rxconn rxc[NC_ABI_MAX_NODES];
 #define RX_BUF (NC_PKT_HDR + NC_FW_MTU + 64u)
 static uint8_t rx_buf[NC_FW_RX_BUFS][RX_BUF] __attribute__((aligned(4096)));
 static uint8_t rx_held[NC_FW_RX_BUFS];
@@ -61,9 +61,9 @@ static uint32_t rx_armed = NONE16;      /* buffer the engine is armed with */
 /* Delayed ACKs: packets accepted since the last ACK went to each peer,
  * the RTC when the oldest of them came, and the peers that may owe one
  * (each once). */
-static uint8_t owes[NC_FW_MAX_NODES], listed[NC_FW_MAX_NODES];
-static uint32_t since[NC_FW_MAX_NODES];
-static uint16_t owe_list[NC_FW_MAX_NODES];
+static uint8_t owes[NC_ABI_MAX_NODES], listed[NC_ABI_MAX_NODES];
+static uint32_t since[NC_ABI_MAX_NODES];
+static uint16_t owe_list[NC_ABI_MAX_NODES];
 static uint32_t n_owe;
 static bool ack_timer_on;
 
@@ -142,7 +142,7 @@ static void arm(void)
 
 void rx_init(void)
 {
-    for (uint32_t i = 0; i < NC_FW_MAX_NODES; i++)
+    for (uint32_t i = 0; i < NC_ABI_MAX_NODES; i++)
         nc_rx_init(&rxc[i].w, 1);
     arm();
 }
@@ -155,7 +155,7 @@ void rx_rdma_done(uint16_t b)
 
 void rx_port_closed(uint32_t port)
 {
-    for (uint32_t s = 0; s < NC_FW_MAX_NODES; s++) {
+    for (uint32_t s = 0; s < NC_ABI_MAX_NODES; s++) {
         struct rxconn *c = &rxc[s];
 
         if (c->active && c->port == port)
@@ -210,8 +210,8 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
     bool held;
 
     NC_OPAQUE(c);
-    if (h->dst_port >= NC_FW_PORTS || h->len > NC_FW_MTU || n != NC_PKT_HDR + h->len ||
-        h->msg_len > NC_FW_MAX_MSG || h->offset > h->msg_len || h->len > h->msg_len - h->offset)
+    if (h->dst_port >= NC_ABI_PORTS || h->len > NC_FW_MTU || n != NC_PKT_HDR + h->len ||
+        h->msg_len > NC_ABI_MAX_MSG || h->offset > h->msg_len || h->len > h->msg_len - h->offset)
         return false;   /* malformed: never acknowledged */
 #ifdef NC_BROKEN_BARRIER_UNORDERED
     /* broken on purpose (tests/barrier/suite): a barrier packet is taken
@@ -313,7 +313,7 @@ void rx_packet(uint32_t isr)
     isr &= ~L9_ISR_ILLEGAL_RX;
 #endif
     if (!(isr & (L9_ISR_ILLEGAL_RX | L9_ISR_BUFF)) && n >= NC_PKT_HDR &&
-        h->src < n_nodes && h->src < NC_FW_MAX_NODES) {
+        h->src < n_nodes && h->src < NC_ABI_MAX_NODES) {
         switch (h->type) {
         case NC_PT_ACK: tx_ack(h->src, h->seq); break;
         case NC_PT_NACK: tx_nack(h->src, h->seq); break;

@@ -27,7 +27,7 @@ struct txconn {
     uint16_t qhead, qtail, cur;         /* message FIFO and the packetising cursor */
 };
 
-static struct txconn txc[NC_FW_MAX_NODES];
+static struct txconn txc[NC_ABI_MAX_NODES];
 static struct pktd pd[NC_FW_PKT_BUFS];
 static uint16_t pd_free[NC_FW_PKT_BUFS];
 static uint32_t pd_nfree;
@@ -37,8 +37,8 @@ static uint8_t pkt_buf[NC_FW_PKT_BUFS][PKT_BUF] __attribute__((aligned(4096)));
 /* The peers with work, as a list: tx_poll runs on every loop iteration
  * while any has work, so it walks only these (walking all 64 peers cost
  * ~1000 cycles per iteration and delayed ACKs past the timeout). */
-static uint16_t alist[NC_FW_MAX_NODES];
-static uint8_t in_list[NC_FW_MAX_NODES];   /* 1 + the peer's index in alist; 0: not in it */
+static uint16_t alist[NC_ABI_MAX_NODES];
+static uint8_t in_list[NC_ABI_MAX_NODES];   /* 1 + the peer's index in alist; 0: not in it */
 uint32_t tx_active;                     /* entries in alist */
 static uint32_t rr;                     /* round-robin start (a list index) for the wire */
 static bool timer_on;
@@ -83,7 +83,7 @@ static bool tx_idle(const struct txconn *c)
 
 void tx_init(void)
 {
-    for (uint32_t i = 0; i < NC_FW_MAX_NODES; i++) {
+    for (uint32_t i = 0; i < NC_ABI_MAX_NODES; i++) {
         nc_tx_init(&txc[i].w, 1, NC_FW_WINDOW);
         txc[i].send_next = 1;
         txc[i].qhead = txc[i].qtail = txc[i].cur = NONE16;
@@ -434,7 +434,7 @@ void tx_reject(uint32_t peer, uint32_t seq)
  * messages. */
 void tx_port_closed(uint32_t port)
 {
-    for (uint32_t peer = 0; peer < NC_FW_MAX_NODES; peer++) {
+    for (uint32_t peer = 0; peer < NC_ABI_MAX_NODES; peer++) {
         struct txconn *c = &txc[peer];
         uint16_t k, prev = NONE16, next;
 

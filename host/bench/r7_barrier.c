@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostif.h"
+#include "nicoll/hostif.h"
 #include "nc_hbarrier.h"
 #include "nicoll.h"
 

@@ -8,13 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lanai9_regs.h"
-#include "nc_abi.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/nc_abi.h"
 #include "nc_backend.h"
 #include "nicoll.h"
-#include "shared_block.h"
+#include "nicoll/shared_block.h"
+#include "nicoll/nc_endian.h"
 
-#define EV_SLOTS  64u    /* > NC_FW_SEND_TOKENS + NC_FW_RECV_TOKENS: never overrun */
+#define EV_SLOTS  64u    /* > NC_ABI_SEND_TOKENS + NC_ABI_RECV_TOKENS: never overrun */
 #define MAX_ALLOCS 64u
 #define OPEN_POLLS 200u  /* 200 x 1 us for the MCP to take the OPEN */
 
@@ -34,8 +35,8 @@ struct nc_port {
     uint8_t *ev;                        /* event ring (host memory) */
     uint64_t ev_bus;
     uint32_t ev_next;
-    struct { void *buf; size_t len; bool used; } reg[NC_FW_REGIONS];
-    struct tok stok[NC_FW_SEND_TOKENS], rtok[NC_FW_RECV_TOKENS];
+    struct { void *buf; size_t len; bool used; } reg[NC_ABI_REGIONS];
+    struct tok stok[NC_ABI_SEND_TOKENS], rtok[NC_ABI_RECV_TOKENS];
     unsigned nsend, nrecv;              /* tokens held by the NIC */
     /* the NIC-based barrier (docs/barrier.md) */
     uint8_t *bar_buf;                   /* the barrier buffer, registered */
@@ -88,23 +89,10 @@ static int from_status(uint32_t st)
     }
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
 unsigned nc_node_id(const nc_port *p) { return p->node; }
 unsigned nc_node_count(const nc_port *p) { return p->nodes; }
-unsigned nc_send_tokens(const nc_port *p) { return NC_FW_SEND_TOKENS - p->nsend; }
-unsigned nc_recv_tokens(const nc_port *p) { return NC_FW_RECV_TOKENS - p->nrecv; }
+unsigned nc_send_tokens(const nc_port *p) { return NC_ABI_SEND_TOKENS - p->nsend; }
+unsigned nc_recv_tokens(const nc_port *p) { return NC_ABI_RECV_TOKENS - p->nrecv; }
 
 /* Write one command into the ring (opcode last within the slot, then prod).
  * Every command is one post: the library's cost of building it (host.post
@@ -114,20 +102,20 @@ static int command(nc_port *p, const uint32_t *w)
     uint8_t slot[4 * NC_CMD_WORDS];
     uint32_t off;
 
-    if (p->prod - p->cons_seen >= NC_FW_CMD_SLOTS) {
+    if (p->prod - p->cons_seen >= NC_ABI_CMD_SLOTS) {
         for (unsigned i = 0; i < 1000; i++) {
             p->cons_seen = p->be->read32(p->be, p->pbase + NC_ABI_PORT_CONS);
-            if (p->prod - p->cons_seen < NC_FW_CMD_SLOTS)
+            if (p->prod - p->cons_seen < NC_ABI_CMD_SLOTS)
                 break;
             p->be->delay_ns(p->be, 1000);
         }
-        if (p->prod - p->cons_seen >= NC_FW_CMD_SLOTS)
+        if (p->prod - p->cons_seen >= NC_ABI_CMD_SLOTS)
             return NC_ENODEV;
     }
     p->be->post_cost(p->be);
-    off = p->pbase + NC_ABI_PORT_CMD(p->prod % NC_FW_CMD_SLOTS);
+    off = p->pbase + NC_ABI_PORT_CMD(p->prod % NC_ABI_CMD_SLOTS);
     for (unsigned i = 0; i < NC_CMD_WORDS; i++)
-        put_be32(slot + 4 * i, w[i]);
+        nc_put_be32(slot + 4 * i, w[i]);
     p->be->write_block(p->be, off + 4, slot + 4, 4 * (NC_CMD_WORDS - 1));
     p->be->write32(p->be, off, w[0]);
     p->prod++;
@@ -137,13 +125,13 @@ static int command(nc_port *p, const uint32_t *w)
 
 static int load_routes(nc_port *p)
 {
-    uint8_t tab[8 * NC_FW_MAX_NODES];
+    uint8_t tab[8 * NC_ABI_MAX_NODES];
 
     if (p->be->read32(p->be, p->abi + NC_ABI_OFF_ROUTES_VALID) == p->nodes)
         return NC_OK;
     memset(tab, 0, sizeof tab);
     for (unsigned n = 0; n < p->nodes; n++) {
-        int len = p->be->route(p->be, n, tab + 8 * n + 1, NC_FW_MAX_ROUTE);
+        int len = p->be->route(p->be, n, tab + 8 * n + 1, NC_ABI_MAX_ROUTE);
         if (len < 1)
             return NC_ENOROUTE;
         tab[8 * n] = (uint8_t)len;
@@ -160,7 +148,7 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
     int rc;
 
     *out = NULL;
-    if (port >= NC_FW_PORTS || !be)
+    if (port >= NC_ABI_PORTS || !be)
         return NC_EINVAL;
     p = calloc(1, sizeof *p);
     if (!p)
@@ -182,7 +170,7 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
     p->node = be->read32(be, p->sb + NC_SB_OFF_NODE_ID);
     p->nodes = be->read32(be, p->sb + NC_SB_OFF_NNODES);
     p->pbase = p->abi + NC_ABI_OFF_PORT(port);
-    rc = p->nodes > NC_FW_MAX_NODES ? NC_EINVAL : load_routes(p);
+    rc = p->nodes > NC_ABI_MAX_NODES ? NC_EINVAL : load_routes(p);
     if (rc != NC_OK) {
         free(p);
         return rc;
@@ -289,7 +277,7 @@ int nc_register(nc_port *p, void *buf, size_t len)
         return NC_EINVAL;
     if (!bus_of(buf, len, &bus))
         return NC_EFAULT;
-    for (unsigned i = 0; i < NC_FW_REGIONS; i++) {
+    for (unsigned i = 0; i < NC_ABI_REGIONS; i++) {
         if (p->reg[i].used)
             continue;
         p->reg[i].used = true;
@@ -310,7 +298,7 @@ int nc_deregister(nc_port *p, void *buf)
 
     if (!p)
         return NC_EINVAL;
-    for (unsigned i = 0; i < NC_FW_REGIONS; i++) {
+    for (unsigned i = 0; i < NC_ABI_REGIONS; i++) {
         if (!p->reg[i].used || p->reg[i].buf != buf)
             continue;
         p->reg[i].used = false;
@@ -337,11 +325,11 @@ int nc_provide_recv(nc_port *p, void *buf, size_t len, void *ctx)
     uint64_t bus = 0;
     int k;
 
-    if (!p || len > NC_FW_MAX_MSG || (len && !buf))
+    if (!p || len > NC_ABI_MAX_MSG || (len && !buf))
         return NC_EINVAL;
     if (len && !bus_of(buf, len, &bus))
         return NC_EFAULT;
-    if ((k = take(p->rtok, NC_FW_RECV_TOKENS, &p->nrecv)) < 0)
+    if ((k = take(p->rtok, NC_ABI_RECV_TOKENS, &p->nrecv)) < 0)
         return NC_EAGAIN;
     p->rtok[k] = (struct tok){ true, ctx, buf, len, 0, 0 };
     w[1] = (uint32_t)(bus >> 32);
@@ -357,11 +345,11 @@ int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t le
     uint64_t bus = 0;
     int k;
 
-    if (!p || node >= p->nodes || port >= NC_FW_PORTS || len > NC_FW_MAX_MSG || (len && !buf))
+    if (!p || node >= p->nodes || port >= NC_ABI_PORTS || len > NC_ABI_MAX_MSG || (len && !buf))
         return NC_EINVAL;
     if (len && !bus_of(buf, len, &bus))
         return NC_EFAULT;
-    if ((k = take(p->stok, NC_FW_SEND_TOKENS, &p->nsend)) < 0)
+    if ((k = take(p->stok, NC_ABI_SEND_TOKENS, &p->nsend)) < 0)
         return NC_EAGAIN;
     p->stok[k] = (struct tok){ true, ctx, (void *)buf, len, node, port };
     w[1] = (uint32_t)(bus >> 32);
@@ -386,25 +374,25 @@ static int take_event(nc_port *p, nc_event *ev, struct tok **tp)
     struct tok *t = NULL;
 
     p->be->poll_cost(p->be);
-    if (be32(e) != p->ev_next + 1)
+    if (nc_get_be32(e) != p->ev_next + 1)
         return 0;
     p->be->recv_cost(p->be);
     p->ev_next++;
-    type = be32(e + 4);
-    cookie = be32(e + 12);
+    type = nc_get_be32(e + 4);
+    cookie = nc_get_be32(e + 12);
     memset(ev, 0, sizeof *ev);
     ev->type = (enum nc_event_type)type;
-    ev->status = from_status(be32(e + 8));
-    if (type == NC_EV_SENT && cookie < NC_FW_SEND_TOKENS && p->stok[cookie].used) {
+    ev->status = from_status(nc_get_be32(e + 8));
+    if (type == NC_EV_SENT && cookie < NC_ABI_SEND_TOKENS && p->stok[cookie].used) {
         t = &p->stok[cookie];
         ev->node = t->node;
         ev->port = t->port;
         ev->len = t->len;
-    } else if (type == NC_EV_RECV && cookie < NC_FW_RECV_TOKENS && p->rtok[cookie].used) {
+    } else if (type == NC_EV_RECV && cookie < NC_ABI_RECV_TOKENS && p->rtok[cookie].used) {
         t = &p->rtok[cookie];
-        ev->node = be32(e + 20);
-        ev->port = be32(e + 24);
-        ev->len = be32(e + 16);
+        ev->node = nc_get_be32(e + 20);
+        ev->port = nc_get_be32(e + 24);
+        ev->len = nc_get_be32(e + 16);
     } else if (type == NC_EV_BARRIER) {
         ev->ctx = p->bar_ctx;
         p->bar_busy = false;
@@ -498,12 +486,12 @@ static unsigned encode(const nc_port *p, const nc_barrier *b, uint8_t *w)
     if (n < 0 || (unsigned)n > NC_BAR_MAX_STEPS)
         return 0;
     for (int i = 0; i < n; i++) {
-        if (s[i].peer.node >= p->nodes || s[i].peer.port >= NC_FW_PORTS)
+        if (s[i].peer.node >= p->nodes || s[i].peer.port >= NC_ABI_PORTS)
             return 0;
-        put_be32(w + 4 * (1 + i), NC_BSTEP(op_bits[s[i].op], phase_bits[s[i].phase],
+        nc_put_be32(w + 4 * (1 + i), NC_BSTEP(op_bits[s[i].op], phase_bits[s[i].phase],
                                            s[i].peer.port, s[i].peer.node));
     }
-    put_be32(w, NC_BAR_MAGIC << 16 | (uint32_t)n);
+    nc_put_be32(w, NC_BAR_MAGIC << 16 | (uint32_t)n);
     return 1 + (unsigned)n;
 }
 

@@ -17,7 +17,7 @@
 
 #include "board.h"
 #include "fwload.h"
-#include "lanai9_regs.h"
+#include "nicoll/lanai9_regs.h"
 
 #define NODES_MAX 4096u   /* --nodes (as lanai-run) */
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostif.h"
+#include "nicoll/hostif.h"
 
 static struct hostrt *cur;   /* the host whose coroutine is running */
 

@@ -10,22 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lanai9_regs.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/nc_endian.h"
 
 static uint64_t now(struct nic *n)
 {
     return n->env.now_ps(n->env.opaque);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
 }
 
 int nic_init(struct nic *n, const struct nic_env *env, const struct nic_timing *tm,
@@ -180,8 +170,8 @@ static void dma_begin(struct nic *n, int e, uint64_t t)
         return;
     }
     n->env.sram_read(n->env.opaque, desc, d, 24);
-    len = be32(d + 8);
-    if (((be32(d) & NIC_DMA_E2L) != 0) != (e == 1) || len > NIC_DMA_MAX_BLOCK) {
+    len = nc_get_be32(d + 8);
+    if (((nc_get_be32(d) & NIC_DMA_E2L) != 0) != (e == 1) || len > NIC_DMA_MAX_BLOCK) {
         dma_stop(n, e, true);       /* wrong engine for the block, or too long */
         return;
     }
@@ -197,10 +187,10 @@ static void dma_complete(struct nic *n, int e)
     bool ok;
 
     n->env.sram_read(n->env.opaque, desc, d, 24);
-    next = be32(d);
-    len = be32(d + 8);
-    lar = be32(d + 12);
-    bus = (uint64_t)be32(d + 16) << 32 | be32(d + 20);
+    next = nc_get_be32(d);
+    len = nc_get_be32(d + 8);
+    lar = nc_get_be32(d + 12);
+    bus = (uint64_t)nc_get_be32(d + 16) << 32 | nc_get_be32(d + 20);
     if (lar >= n->sram_size || n->sram_size - lar < len) {
         dma_stop(n, e, true);
         return;
@@ -228,8 +218,8 @@ static void dma_complete(struct nic *n, int e)
     }
     while (sum >> 16)
         sum = (sum & 0xFFFF) + (sum >> 16);
-    put_be16(d + 4, (uint16_t)~sum);
-    put_be16(d + 6, 0);
+    nc_put_be16(d + 4, (uint16_t)~sum);
+    nc_put_be16(d + 6, 0);
     n->env.sram_write(n->env.opaque, desc + 4, d + 4, 4);
     n->counters_dma_blocks++;
     if (next & NIC_DMA_WAKE)

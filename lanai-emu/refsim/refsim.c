@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lanai9_regs.h"
+#include "nicoll/lanai9_regs.h"
 #include "profile.h"
 
 #define TM_CONSOLE 0xFFFF0000u   /* LANai debug console, as the test machine's */

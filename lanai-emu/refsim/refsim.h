@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "board.h"
+#include "board_window.h"
 #include "fabric.h"
 #include "hostrt.h"
 #include "iss.h"

@@ -193,7 +193,7 @@ static bool load(struct iss *s, uint32_t addr, unsigned size, uint32_t *val)
         return false;
     }
     p = s->ram + addr;
-    *val = size == 4 ? iss_be32(p) : size == 2 ? (uint32_t)(p[0] << 8 | p[1]) : p[0];
+    *val = size == 4 ? nc_get_be32(p) : size == 2 ? (uint32_t)(p[0] << 8 | p[1]) : p[0];
     return true;
 }
 
@@ -215,7 +215,7 @@ static bool store(struct iss *s, uint32_t addr, unsigned size, uint32_t val)
     }
     p = s->ram + addr;
     if (size == 4) {
-        iss_put_be32(p, val);
+        nc_put_be32(p, val);
     } else if (size == 2) {
         p[0] = (uint8_t)(val >> 8);
         p[1] = (uint8_t)val;
@@ -476,7 +476,7 @@ enum iss_status iss_step(struct iss *s)
         iss_trap(s, (cur & 3) ? "misaligned pc" : "instruction fetch outside RAM");
         return s->status;
     }
-    w = iss_be32(s->ram + cur);
+    w = nc_get_be32(s->ram + cur);
     pend_before = s->pend_slots;
 
     switch (w >> 28) {

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nicoll/nc_endian.h"
+
 enum iss_status {
     ISS_RUNNING = 0,
     ISS_EXITED,  /* the program wrote the exit register (see iss_exit) */
@@ -90,20 +92,5 @@ uint32_t iss_get_reg(const struct iss *s, unsigned r);
 /* Disassemble one instruction word at address pc into buf (LLVM syntax,
  * destination last). Returns buf. Reserved encodings print as ".word". */
 char *iss_disas(uint32_t insn, uint32_t pc, char *buf, size_t len);
-
-/* Big-endian helpers shared by the loader, the tests and the CLI. */
-static inline uint32_t iss_be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-           (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline void iss_put_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
 
 #endif

@@ -23,16 +23,18 @@
 
 #include "iss.h"
 #include "loadable.h"
+#include "tm_args.h"
+#include "nicoll/lanai-testmachine.h"
 
-#define TESTDEV_CONSOLE 0xFFFF0000u
-#define TESTDEV_EXIT    0xFFFF0004u
-#define TESTDEV_COUNTER 0xFFFF0008u
-#define ARGS_BLOCK_MAX  4096u  /* top of RAM reserved for argv (lanai-ld) */
+#define TESTDEV_CONSOLE LANAI_TM_CONSOLE
+#define TESTDEV_EXIT    LANAI_TM_EXIT
+#define TESTDEV_COUNTER LANAI_TM_COUNTER
+#define ARGS_BLOCK_MAX  LANAI_TM_ARGS_MAX
 
 /* Exit statuses of lanai-iss itself, distinct from common program codes. */
-#define EXIT_USAGE 2
-#define EXIT_LIMIT 124
-#define EXIT_TRAP  125
+#define EXIT_USAGE LANAI_TM_STATUS_USAGE
+#define EXIT_LIMIT LANAI_TM_STATUS_LIMIT
+#define EXIT_TRAP  LANAI_TM_STATUS_TRAP
 #define TIMEOUT_MAX 1000000u   /* --timeout, seconds (as lanai-qemu) */
 
 static const char *prog = "lanai-iss";
@@ -164,36 +166,24 @@ static uint8_t *read_file(const char *path, size_t *len)
     return buf;
 }
 
-/* Place argv at the top of RAM: strings, then the pointer array. */
+/* Place argv at the top of RAM (common/tm_args.c, as lanai-qemu does). */
 static int place_args(struct iss *s, int argc, char **argv)
 {
-    uint32_t top = s->ram_size, p = top, ptrs;
-    uint32_t addrs[256];
+    uint32_t ptrs;
 
-    if (argc > 256) {
-        fprintf(stderr, "%s: too many program arguments (%d > 256)\n", prog, argc);
+    switch (tm_args_place(s->ram, s->ram_size, (unsigned)argc,
+                          (const char *const *)argv, &ptrs)) {
+    case TM_ARGS_OK:
+        break;
+    case TM_ARGS_TOO_MANY:
+        fprintf(stderr, "%s: too many program arguments (%d > %u)\n", prog,
+                argc, LANAI_TM_ARGC_MAX);
+        return -1;
+    case TM_ARGS_TOO_BIG:
+        fprintf(stderr, "%s: program arguments exceed %u bytes\n", prog,
+                LANAI_TM_ARGS_MAX);
         return -1;
     }
-    for (int i = argc - 1; i >= 0; i--) {
-        size_t n = strlen(argv[i]) + 1;
-        if (n > top - p + ARGS_BLOCK_MAX || p - n < top - ARGS_BLOCK_MAX) {
-            fprintf(stderr, "%s: program arguments exceed %u bytes\n", prog,
-                    ARGS_BLOCK_MAX);
-            return -1;
-        }
-        p -= (uint32_t)n;
-        memcpy(s->ram + p, argv[i], n);
-        addrs[i] = p;
-    }
-    p &= ~3u;
-    ptrs = p - 4u * (uint32_t)(argc + 1);
-    if (ptrs < top - ARGS_BLOCK_MAX) {
-        fprintf(stderr, "%s: program arguments exceed %u bytes\n", prog, ARGS_BLOCK_MAX);
-        return -1;
-    }
-    for (int i = 0; i < argc; i++)
-        iss_put_be32(s->ram + ptrs + 4u * (uint32_t)i, addrs[i]);
-    iss_put_be32(s->ram + ptrs + 4u * (uint32_t)argc, 0);
     s->r[6] = (uint32_t)argc;
     s->r[7] = ptrs;
     return 0;

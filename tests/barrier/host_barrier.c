@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostif.h"
+#include "nicoll/hostif.h"
 #include "nicoll.h"
 #include "../lib/open_port.h"
 

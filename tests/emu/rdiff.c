@@ -483,9 +483,9 @@ static uint8_t *make_elf(uint32_t entry, unsigned nstreams, size_t *len)
     memcpy(f, "\177ELF\1\2\1", 7);
     put16(f + 16, 2);                 /* ET_EXEC */
     put16(f + 18, 244);               /* EM_LANAI */
-    iss_put_be32(f + 20, 1);
-    iss_put_be32(f + 24, entry);
-    iss_put_be32(f + 28, 52);         /* e_phoff */
+    nc_put_be32(f + 20, 1);
+    nc_put_be32(f + 24, entry);
+    nc_put_be32(f + 28, 52);         /* e_phoff */
     put16(f + 40, 52);
     put16(f + 42, 32);
     put16(f + 44, 2);
@@ -495,17 +495,17 @@ static uint8_t *make_elf(uint32_t entry, unsigned nstreams, size_t *len)
         uint32_t off = i ? (uint32_t)data_off : (uint32_t)code_off;
         uint32_t addr = i ? AREA_BASE : CODE_BASE;
         uint32_t sz = i ? (uint32_t)data_len : 4 * (uint32_t)ncode;
-        iss_put_be32(ph, 1);          /* PT_LOAD */
-        iss_put_be32(ph + 4, off);
-        iss_put_be32(ph + 8, addr);
-        iss_put_be32(ph + 12, addr);
-        iss_put_be32(ph + 16, sz);
-        iss_put_be32(ph + 20, sz);
-        iss_put_be32(ph + 24, i ? 6 : 5);
-        iss_put_be32(ph + 28, 4);
+        nc_put_be32(ph, 1);          /* PT_LOAD */
+        nc_put_be32(ph + 4, off);
+        nc_put_be32(ph + 8, addr);
+        nc_put_be32(ph + 12, addr);
+        nc_put_be32(ph + 16, sz);
+        nc_put_be32(ph + 20, sz);
+        nc_put_be32(ph + 24, i ? 6 : 5);
+        nc_put_be32(ph + 28, 4);
     }
     for (i = 0; i < ncode; i++)
-        iss_put_be32(f + code_off + 4 * i, code[i]);
+        nc_put_be32(f + code_off + 4 * i, code[i]);
     memcpy(f + data_off, areas, data_len);
     return f;
 }
@@ -628,7 +628,7 @@ static void explain(unsigned s, const uint8_t *a, const uint8_t *b,
 
     printf("# stream %u differs (iss vs qemu):\n", s);
     for (i = 0; i < DUMP_WORDS && shown < 12; i++) {
-        uint32_t x = iss_be32(a + 4 * i), y = iss_be32(b + 4 * i);
+        uint32_t x = nc_get_be32(a + 4 * i), y = nc_get_be32(b + 4 * i);
         if (x != y) {
             printf("#   %-4s iss 0x%08x qemu 0x%08x\n", rec_names[i], x, y);
             shown++;

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "board.h"
-#include "lanai9_regs.h"
-#include "shared_block.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/shared_block.h"
 
 int main(int argc, char **argv)
 {

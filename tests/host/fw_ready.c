@@ -5,7 +5,7 @@
  */
 #include <stdint.h>
 
-#include "shared_block.h"
+#include "nicoll/shared_block.h"
 
 extern char __mem_size[];
 

@@ -19,8 +19,8 @@
 
 #include "board.h"
 #include "fwload.h"
-#include "lanai9_regs.h"
-#include "shared_block.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/shared_block.h"
 
 enum fw_mode { FW_OK, FW_NEVER, FW_ERROR, FW_SELF_MODIFY };
 
@@ -137,7 +137,7 @@ static void test_load_success(void **st)
     char err[300];
     uint32_t sb = NC_SB_ADDR(2u << 20), nsegs = be(img + 20);
     (void)st;
-    assert_int_equal(nc_fw_load(&b, "fw.img", img, img_len, &o, &info, err, sizeof err), NC_FW_OK);
+    assert_int_equal(nc_fw_load(&b, "fw.img", img, img_len, &o, &info, err, sizeof err), NC_LOAD_OK);
     assert_int_equal(info.polls, 3);
     assert_int_equal(mb.delays, 3);
     /* interrupts off and reset on first, reset released, interrupts on last */
@@ -170,7 +170,7 @@ static void test_load_elf(void **st)
     struct nc_board b = board(2u << 20, FW_OK, 1);
     char err[300];
     (void)st;
-    assert_int_equal(load(&b, elf, elf_len, err), NC_FW_OK);
+    assert_int_equal(load(&b, elf, elf_len, err), NC_LOAD_OK);
 }
 
 static void test_handshake_timeout(void **st)
@@ -178,7 +178,7 @@ static void test_handshake_timeout(void **st)
     struct nc_board b = board(2u << 20, FW_NEVER, 1);
     char err[300];
     (void)st;
-    assert_int_equal(load(&b, img, img_len, err), NC_FW_ETIMEOUT);
+    assert_int_equal(load(&b, img, img_len, err), NC_LOAD_ETIMEOUT);
     assert_non_null(strstr(err, "firmware did not come up: ready word 0x00000000 after 25 polls 20 us apart"));
     assert_int_equal(mb.delays, 25);   /* bounded: exactly the configured polls */
 }
@@ -188,7 +188,7 @@ static void test_firmware_error(void **st)
     struct nc_board b = board(2u << 20, FW_ERROR, 2);
     char err[300];
     (void)st;
-    assert_int_equal(load(&b, img, img_len, err), NC_FW_EFIRMWARE);
+    assert_int_equal(load(&b, img, img_len, err), NC_LOAD_EFIRMWARE);
     assert_non_null(strstr(err, "firmware reports start-up error 7"));
 }
 
@@ -197,7 +197,7 @@ static void test_code_modified(void **st)
     struct nc_board b = board(2u << 20, FW_SELF_MODIFY, 1);
     char err[300];
     (void)st;
-    assert_int_equal(load(&b, img, img_len, err), NC_FW_EVERIFY);
+    assert_int_equal(load(&b, img, img_len, err), NC_LOAD_EVERIFY);
     assert_non_null(strstr(err, "code segment changed after start-up"));
 }
 
@@ -207,7 +207,7 @@ static void test_lost_write_fails_verify(void **st)
     char err[300];
     (void)st;
     mb.lose_write_at = 0x40;
-    assert_int_equal(load(&b, img, img_len, err), NC_FW_EVERIFY);
+    assert_int_equal(load(&b, img, img_len, err), NC_LOAD_EVERIFY);
     assert_non_null(strstr(err, "segment 0 at 0x00000000"));
     assert_false(mb.released);          /* never started a bad image */
 }
@@ -218,7 +218,7 @@ static void test_image_too_big(void **st)
     char err[300];
     (void)st;
     /* linked for 2 MB: its stack would sit in a 512 KB board's shared block */
-    assert_int_equal(load(&b, img, img_len, err), NC_FW_ETOOBIG);
+    assert_int_equal(load(&b, img, img_len, err), NC_LOAD_ETOOBIG);
     assert_non_null(strstr(err, "stack top 0x001ff000 is inside the host-shared block at 0x0007f000"));
     assert_false(mb.released);
 }
@@ -228,7 +228,7 @@ static void test_bad_eeprom(void **st)
     struct nc_board b = board(3u << 20, FW_OK, 1);
     char err[300];
     (void)st;
-    assert_int_equal(load(&b, img, img_len, err), NC_FW_EBOARD);
+    assert_int_equal(load(&b, img, img_len, err), NC_LOAD_EBOARD);
     assert_non_null(strstr(err, "EEPROM sram_size 0x300000 is not a plausible SRAM size"));
 }
 
@@ -240,9 +240,9 @@ static void test_corrupt_image(void **st)
     (void)st;
     memcpy(bad, img, img_len);
     bad[img_len - 1] ^= 0x40;
-    assert_int_equal(load(&b, bad, img_len, err), NC_FW_EIMAGE);
+    assert_int_equal(load(&b, bad, img_len, err), NC_LOAD_EIMAGE);
     assert_non_null(strstr(err, "image crc32 mismatch"));
-    assert_int_equal(load(&b, bad, 20, err), NC_FW_EIMAGE);
+    assert_int_equal(load(&b, bad, 20, err), NC_LOAD_EIMAGE);
     assert_non_null(strstr(err, "truncated image header"));
     free(bad);
 }

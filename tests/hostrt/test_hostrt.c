@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "hostif.h"
+#include "nicoll/hostif.h"
 #include "hostrt.h"
 
 #define NS 1000ull   /* ps */

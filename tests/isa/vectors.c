@@ -49,7 +49,7 @@ static void init_ram(uint8_t *ram)
     for (uint32_t a = 0; a < RAM_SIZE; a++)
         ram[a] = (uint8_t)((a & 0xFF) ^ 0xA5);
     for (uint32_t a = AT; a < AT + 16; a += 4)
-        iss_put_be32(ram + a, NOP);
+        nc_put_be32(ram + a, NOP);
 }
 
 static void init_cpu(struct iss *s, uint8_t *ram)
@@ -136,7 +136,7 @@ static void test_vector(void **state)
     init_ram(ram);
     init_cpu(&s, ram);
     assert_true(apply_items(row->setup, &s, ram, NULL, NULL, NULL));
-    iss_put_be32(ram + AT, row->insn);
+    nc_put_be32(ram + AT, row->insn);
 
     memcpy(want_ram, ram, RAM_SIZE);
     want = s;

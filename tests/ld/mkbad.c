@@ -15,18 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-static void wr32(uint8_t *p, uint32_t v) { p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v; }
-static void wr16(uint8_t *p, uint16_t v) { p[0] = v >> 8; p[1] = (uint8_t)v; }
+#include "nicoll/nc_endian.h"
+
 
 /* Section header i, or the first section of type 'type' (i < 0). */
 static uint8_t *shdr(uint8_t *b, int i, uint32_t type)
 {
-    uint32_t shoff = rd32(b + 32), n = rd16(b + 48);
+    uint32_t shoff = nc_get_be32(b + 32), n = nc_get_be16(b + 48);
     for (uint32_t k = 0; k < n; k++) {
         uint8_t *h = b + shoff + 40 * k;
-        if ((i >= 0 && (uint32_t)i == k) || (i < 0 && rd32(h + 4) == type))
+        if ((i >= 0 && (uint32_t)i == k) || (i < 0 && nc_get_be32(h + 4) == type))
             return h;
     }
     fprintf(stderr, "mkbad: section not found\n");
@@ -57,24 +55,24 @@ int main(int argc, char **argv)
     const char *k = argv[1];
     if (!strcmp(k, "class32")) b[4] = 2;
     else if (!strcmp(k, "endian")) b[5] = 1;
-    else if (!strcmp(k, "machine")) wr16(b + 18, 2);
-    else if (!strcmp(k, "exec")) wr16(b + 16, 2);
+    else if (!strcmp(k, "machine")) nc_put_be16(b + 18, 2);
+    else if (!strcmp(k, "exec")) nc_put_be16(b + 16, 2);
     else if (!strcmp(k, "truncate")) n = 40;
-    else if (!strcmp(k, "shoff")) wr32(b + 32, (uint32_t)n + 100);
+    else if (!strcmp(k, "shoff")) nc_put_be32(b + 32, (uint32_t)n + 100);
     else if (!strcmp(k, "secoff")) {
         /* the first PROGBITS section (.text) */
-        wr32(shdr(b, -1, 1) + 16, (uint32_t)n);
+        nc_put_be32(shdr(b, -1, 1) + 16, (uint32_t)n);
     } else if (!strcmp(k, "reloc-type") || !strcmp(k, "reloc-sym") ||
                !strcmp(k, "reloc-off")) {
         uint8_t *r = shdr(b, -1, 4);
-        uint8_t *e = b + rd32(r + 16);
-        uint32_t info = rd32(e + 4);
-        if (!strcmp(k, "reloc-type")) wr32(e + 4, (info & ~0xFFu) | 0x55);
-        else if (!strcmp(k, "reloc-sym")) wr32(e + 4, (info & 0xFF) | 0xFFFF00u);
-        else wr32(e, 0x100000);
+        uint8_t *e = b + nc_get_be32(r + 16);
+        uint32_t info = nc_get_be32(e + 4);
+        if (!strcmp(k, "reloc-type")) nc_put_be32(e + 4, (info & ~0xFFu) | 0x55);
+        else if (!strcmp(k, "reloc-sym")) nc_put_be32(e + 4, (info & 0xFF) | 0xFFFF00u);
+        else nc_put_be32(e, 0x100000);
     } else if (!strcmp(k, "strtab")) {
         uint8_t *s = shdr(b, -1, 2);
-        wr32(b + rd32(s + 16) + 16, 0x7FFFFFF0); /* symbol 1's st_name */
+        nc_put_be32(b + nc_get_be32(s + 16) + 16, 0x7FFFFFF0); /* symbol 1's st_name */
     } else {
         fprintf(stderr, "mkbad: unknown kind %s\n", k);
         return 2;

@@ -9,7 +9,7 @@
 #ifndef TESTS_OPEN_PORT_H
 #define TESTS_OPEN_PORT_H
 
-#include "hostif.h"
+#include "nicoll/hostif.h"
 #include "nicoll.h"
 
 static inline nc_port *open_port(unsigned port)

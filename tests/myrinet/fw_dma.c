@@ -23,8 +23,8 @@
 #include <stdint.h>
 
 #include "dma_pattern.h"
-#include "lanai9_regs.h"
-#include "shared_block.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/shared_block.h"
 
 extern char __mem_size[];
 

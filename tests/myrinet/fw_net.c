@@ -22,8 +22,8 @@
  */
 #include <stdint.h>
 
-#include "lanai9_regs.h"
-#include "shared_block.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/shared_block.h"
 
 extern char __mem_size[];
 

@@ -21,9 +21,9 @@
 #include <string.h>
 
 #include "dma_pattern.h"
-#include "hostif.h"
-#include "lanai9_regs.h"
-#include "shared_block.h"
+#include "nicoll/hostif.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/shared_block.h"
 
 #define DMA_E2L      1u  /* descriptor flags, in the low bits of 'next' */
 #define DMA_TERMINAL 2u

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostif.h"
-#include "lanai9_regs.h"
-#include "shared_block.h"
+#include "nicoll/hostif.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/shared_block.h"
 
 static uint32_t sb;
 

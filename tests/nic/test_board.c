@@ -20,12 +20,12 @@
 
 #include "../lib/slurp.h"
 
-#include "board.h"
+#include "board_window.h"
 #include "fwload.h"
 #include "iss.h"
-#include "lanai9_regs.h"
+#include "nicoll/lanai9_regs.h"
 #include "nic.h"
-#include "shared_block.h"
+#include "nicoll/shared_block.h"
 
 #define SRAM (2u << 20)
 #define MHZ 133

@@ -19,7 +19,8 @@
 #include <cmocka.h>
 
 #include "fabric.h"
-#include "lanai9_regs.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/nc_endian.h"
 #include "nic.h"
 
 #define SRAM 0x20000u
@@ -113,16 +114,6 @@ static void teardown_nics(void)
 
 static uint32_t rd(struct nic *n, uint32_t off) { return nic_reg_read(n, off, false); }
 static void wr(struct nic *n, uint32_t off, uint32_t v) { nic_reg_write(n, off, v, false); }
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 /* ------------------------------------------------------------------------- */
 
@@ -403,12 +394,12 @@ static void test_two_nics_through_the_fabric(void **st)
 static void desc(uint8_t *sram, uint32_t at, uint32_t next_flags, uint32_t len, uint32_t lar,
                  uint64_t bus)
 {
-    put32(sram + at, next_flags);
-    put32(sram + at + 4, 0);
-    put32(sram + at + 8, len);
-    put32(sram + at + 12, lar);
-    put32(sram + at + 16, (uint32_t)(bus >> 32));
-    put32(sram + at + 20, (uint32_t)bus);
+    nc_put_be32(sram + at, next_flags);
+    nc_put_be32(sram + at + 4, 0);
+    nc_put_be32(sram + at + 8, len);
+    nc_put_be32(sram + at + 12, lar);
+    nc_put_be32(sram + at + 16, (uint32_t)(bus >> 32));
+    nc_put_be32(sram + at + 20, (uint32_t)bus);
 }
 
 static void test_dma_lanai_to_host(void **st)
@@ -440,7 +431,7 @@ static void test_dma_lanai_to_host(void **st)
     assert_true(rd(n, L9_ISR) & L9_ISR_WAKE0);
     assert_true(fk[0].irq);
     /* status write-back: checksum of the block's data */
-    assert_int_not_equal(get32(fk[0].sram + 0x6004), 0);
+    assert_int_not_equal(nc_get_be32(fk[0].sram + 0x6004), 0);
     teardown_nics();
 }
 

@@ -14,7 +14,7 @@
  */
 #include <stdlib.h>
 
-#include "hostif.h"
+#include "nicoll/hostif.h"
 #include "nicoll.h"
 #include "../lib/open_port.h"
 

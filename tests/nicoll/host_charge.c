@@ -17,7 +17,7 @@
  */
 #include <stdlib.h>
 
-#include "hostif.h"
+#include "nicoll/hostif.h"
 #include "nicoll.h"
 #include "../lib/open_port.h"
 

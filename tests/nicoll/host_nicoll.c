@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostif.h"
+#include "nicoll/hostif.h"
 #include "nicoll.h"
 #include "pattern.h"
 #include "../lib/open_port.h"

@@ -19,10 +19,10 @@
 #include <cmocka.h>
 
 #include "board.h"
-#include "lanai9_regs.h"
-#include "nc_abi.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/nc_abi.h"
 #include "nicoll.h"
-#include "shared_block.h"
+#include "nicoll/shared_block.h"
 
 #define SRAM   0x200000u
 #define SB     NC_SB_ADDR(SRAM)
@@ -53,7 +53,7 @@ static void *fake_mcp(void *arg)
         }
         uint32_t *c = cmds[ncmds % 64];
         for (unsigned i = 0; i < NC_CMD_WORDS; i++)
-            c[i] = R(pb + NC_ABI_PORT_CMD(cons % NC_FW_CMD_SLOTS) + 4 * i);
+            c[i] = R(pb + NC_ABI_PORT_CMD(cons % NC_ABI_CMD_SLOTS) + 4 * i);
         if (c[0] == NC_CMD_OPEN)
             W(pb + NC_ABI_PORT_STATE, 1);
         if (c[0] == NC_CMD_CLOSE)

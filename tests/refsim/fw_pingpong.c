@@ -11,8 +11,8 @@
  */
 #include <stdint.h>
 
-#include "lanai9_regs.h"
-#include "shared_block.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/shared_block.h"
 
 #define REG(off) (*(volatile uint32_t *)(L9_SPECIAL_BASE + (off)))
 #define SB(off) (sb[(off) / 4])

@@ -23,9 +23,9 @@
 #include "refsim.h"     /* before host/lib: "board.h" here is the NIC's */
 #include "profile.h"
 #include "fwload.h"
-#include "hostif.h"
-#include "lanai9_regs.h"
-#include "shared_block.h"
+#include "nicoll/hostif.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/shared_block.h"
 
 static uint8_t *image;
 static size_t image_len;
@@ -164,7 +164,7 @@ static void test_bad_image_fails_the_load(void **st)
     memcpy(bad, fw, fw_len);
     bad[fw_len / 2] ^= 1;
     assert_int_equal(run(&out, &len, bad, fw_len), 0);   /* the hosts end, with errors */
-    assert_int_equal(load_rc[0], NC_FW_EIMAGE);
+    assert_int_equal(load_rc[0], NC_LOAD_EIMAGE);
     assert_non_null(strstr(out, "load failed: fw_pingpong.img: image crc32 mismatch"));
     free(out);
     free(bad);

@@ -33,13 +33,15 @@
 #include "sysemu/reset.h"
 #include "target/lanai/cpu.h"
 #include "nicoll/loadable.h"
+#include "nicoll/tm_args.h"
+#include "nicoll/lanai-testmachine.h"
 
-#define TM_BASE     0xFFFF0000u
-#define TM_CONSOLE  0x0
-#define TM_EXIT     0x4
-#define TM_COUNTER  0x8
-#define ARGS_BLOCK  4096u   /* top of RAM reserved for argv (lanai-ld) */
-#define EXIT_USAGE  2       /* lanai-iss's status for a bad program file */
+#define TM_BASE     LANAI_TM_CONSOLE
+#define TM_CONSOLE  (LANAI_TM_CONSOLE - TM_BASE)
+#define TM_EXIT     (LANAI_TM_EXIT - TM_BASE)
+#define TM_COUNTER  (LANAI_TM_COUNTER - TM_BASE)
+#define ARGS_BLOCK  LANAI_TM_ARGS_MAX
+#define EXIT_USAGE  LANAI_TM_STATUS_USAGE
 
 struct LanaiTestMachineState {
     MachineState parent_obj;
@@ -110,50 +112,28 @@ static const MemoryRegionOps tm_ops = {
     .impl = { .min_access_size = 1, .max_access_size = 4 },
 };
 
-static void put_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = v >> 24;
-    p[1] = v >> 16;
-    p[2] = v >> 8;
-    p[3] = v;
-}
-
-/* The argument block of docs/test-machine.md, exactly as lanai-iss lays it
- * out: strings from the top of RAM down, then argc + 1 pointers. */
+/* The argument block of docs/test-machine.md, laid out by the code
+ * lanai-iss uses (common/tm_args.c). */
 static void place_args(LanaiTestMachineState *s, uint8_t *ram,
                        uint32_t top, GPtrArray *args)
 {
-    uint32_t p = top, ptrs, *addrs;
-    unsigned i, argc = args->len;
+    uint32_t ptrs;
 
-    addrs = g_new(uint32_t, argc);
-    for (i = argc; i-- > 0;) {
-        const char *a = g_ptr_array_index(args, i);
-        size_t n = strlen(a) + 1;
-
-        if (n > ARGS_BLOCK || p - n < top - ARGS_BLOCK) {
-            error_report("lanai-test: program arguments exceed %u bytes",
-                         ARGS_BLOCK);
-            exit(EXIT_USAGE);
-        }
-        p -= n;
-        memcpy(ram + p, a, n);
-        addrs[i] = p;
-    }
-    p &= ~3u;
-    ptrs = p - 4u * (argc + 1);
-    if (ptrs < top - ARGS_BLOCK || argc > 256) {
+    switch (tm_args_place(ram, top, args->len,
+                          (const char *const *)args->pdata, &ptrs)) {
+    case TM_ARGS_OK:
+        break;
+    case TM_ARGS_TOO_MANY:
+        error_report("lanai-test: too many program arguments (%u > %u)",
+                     args->len, LANAI_TM_ARGC_MAX);
+        exit(EXIT_USAGE);
+    case TM_ARGS_TOO_BIG:
         error_report("lanai-test: program arguments exceed %u bytes",
                      ARGS_BLOCK);
         exit(EXIT_USAGE);
     }
-    for (i = 0; i < argc; i++) {
-        put_be32(ram + ptrs + 4 * i, addrs[i]);
-    }
-    put_be32(ram + ptrs + 4 * argc, 0);
-    s->argc = argc;
+    s->argc = args->len;
     s->argv = ptrs;
-    g_free(addrs);
 }
 
 static void lanai_test_reset(void *opaque)

@@ -23,7 +23,7 @@
 #include <dlfcn.h>
 #include "myrinet.h"
 #include "nicoll/hostif.h"
-#include "nicoll/hostlib/fwload.h"
+#include "nicoll/fwload.h"
 #include "nicoll/loadable.h"
 
 static MyrinetState *HM;

@@ -17,7 +17,7 @@
 #include "exec/memory.h"
 #include "hw/core/cpu.h"
 #include "nicoll/nic.h"
-#include "nicoll/nicboard/board.h"
+#include "nicoll/board_window.h"
 #include "nicoll/hostrt.h"
 #include "nicoll/profile.h"
 #include "nicoll/fabric.h"

@@ -9,6 +9,7 @@
 
 #include "cpu-qom.h"
 #include "exec/cpu-defs.h"
+#include "nicoll/lanai9_regs.h"
 
 #define LANAI_CPU_TYPE_SUFFIX "-" TYPE_LANAI_CPU
 #define LANAI_CPU_TYPE_NAME(name) (name LANAI_CPU_TYPE_SUFFIX)
@@ -19,8 +20,9 @@
 /* insn_start carries the pending-jump state as an extra word. */
 #define TARGET_INSN_START_EXTRA_WORDS 1
 
-/* The special registers: the last 512 bytes of the address space. */
-#define LANAI_SPECIAL_BASE 0xFFFFFE00u
+/* The special registers: the last 512 bytes of the address space (the
+ * contract's one definition, include/nicoll/lanai9_regs.h). */
+#define LANAI_SPECIAL_BASE L9_SPECIAL_BASE
 
 /* Delay slots after a write to pc (lanai-isa.md section 7.1). */
 enum { LANAI_SLOTS_ALU = 1, LANAI_SLOTS_LOAD = 2 };

@@ -1,20 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The board window of one LANai 9 board (board.h, docs/nic.md). */
-#include "board.h"
+#include "board_window.h"
 
 #include <string.h>
 
-#include "lanai9_regs.h"
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/nc_endian.h"
 
 static void update_irq(struct board *b)
 {
@@ -32,14 +23,14 @@ void board_init(struct board *b, const struct board_env *env, struct nic *nic,
     memset(b, 0, sizeof *b);
     b->env = *env;
     b->nic = nic;
-    put32(b->eeprom + L9_EE_CLOCKVAL, ee->clockval);
+    nc_put_be32(b->eeprom + L9_EE_CLOCKVAL, ee->clockval);
     b->eeprom[L9_EE_CPU_VERSION] = (uint8_t)(ee->cpu_version >> 8);
     b->eeprom[L9_EE_CPU_VERSION + 1] = (uint8_t)ee->cpu_version;
     memcpy(b->eeprom + L9_EE_BOARD_ID, ee->board_id, 6);
-    put32(b->eeprom + L9_EE_SRAM_SIZE, ee->sram_size);
-    put32(b->eeprom + L9_EE_SERIAL, ee->serial);
+    nc_put_be32(b->eeprom + L9_EE_SRAM_SIZE, ee->sram_size);
+    nc_put_be32(b->eeprom + L9_EE_SERIAL, ee->serial);
     memcpy(b->eeprom + L9_EE_BOARD_LABEL, ee->label, sizeof ee->label);
-    put32(b->eeprom + L9_EE_MAX_LANAI_SPEED, ee->max_speed_mhz);
+    nc_put_be32(b->eeprom + L9_EE_MAX_LANAI_SPEED, ee->max_speed_mhz);
     b->held = true;                 /* nodes power up with the LANai in reset */
     b->env.cpu_hold(b->env.opaque, true);
 }
@@ -63,7 +54,7 @@ uint32_t board_read32(struct board *b, uint32_t off)
 
     if (off < b->nic->sram_size) {
         b->nic->env.sram_read(b->nic->env.opaque, off & ~3u, w, 4);
-        return get32(w);
+        return nc_get_be32(w);
     }
     if (off == L9_BAR_CONTROL)
         return (b->held ? L9_CTL_RESET_ON : L9_CTL_RESET_OFF) |
@@ -71,7 +62,7 @@ uint32_t board_read32(struct board *b, uint32_t off)
     if (off >= L9_BAR_SPECIAL && off < L9_BAR_SPECIAL + 0x200)
         return nic_reg_read(b->nic, off - L9_BAR_SPECIAL, true);
     if (off >= L9_BAR_EEPROM && off - L9_BAR_EEPROM + 4 <= BOARD_EEPROM_SIZE)
-        return get32(b->eeprom + (off - L9_BAR_EEPROM));
+        return nc_get_be32(b->eeprom + (off - L9_BAR_EEPROM));
     return 0;   /* config space, doorbells, holes */
 }
 
@@ -80,7 +71,7 @@ void board_write32(struct board *b, uint32_t off, uint32_t v)
     uint8_t w[4];
 
     if (off < b->nic->sram_size) {
-        put32(w, v);
+        nc_put_be32(w, v);
         b->nic->env.sram_write(b->nic->env.opaque, off & ~3u, w, 4);
         return;
     }

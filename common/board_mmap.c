@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "board.h"
-#include "lanai9_regs.h"
+#include "nicoll/lanai9_regs.h"
 
 struct mmap_ctx {
     volatile uint8_t *base;

@@ -87,30 +87,6 @@ void ld_fatal(struct ld *ld, const char *fmt, ...)
     longjmp(ld->fatal_jmp, 1);
 }
 
-uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-uint16_t rd16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-void wr32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-void wr16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-
 uint32_t align_up(uint32_t v, uint32_t a)
 {
     return a > 1 ? (v + a - 1) & ~(a - 1) : v;

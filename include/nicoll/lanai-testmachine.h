@@ -13,6 +13,19 @@
 #define LANAI_TM_EXIT    0xFFFF0004u /* write: end the run with this status */
 #define LANAI_TM_COUNTER 0xFFFF0008u /* read: instructions (cycles) so far */
 
+/* The argument block: the top LANAI_TM_ARGS_MAX bytes of RAM hold argv's
+ * strings (from the top down), then argc + 1 big-endian pointers, the last
+ * 0; the program starts with r6 = argc and r7 = the pointers' address.
+ * lanai-ld keeps the stack below it. common/tm_args.c lays it out. */
+#define LANAI_TM_ARGS_MAX  4096u
+#define LANAI_TM_ARGC_MAX  256u
+
+/* Exit statuses of the runners (lanai-iss, lanai-qemu), beside the
+ * program's own status when it writes LANAI_TM_EXIT. */
+#define LANAI_TM_STATUS_USAGE 2    /* bad usage or program file */
+#define LANAI_TM_STATUS_LIMIT 124  /* instruction or time limit reached */
+#define LANAI_TM_STATUS_TRAP  125  /* the LANai trapped */
+
 static inline void lanai_tm_putc(int c)
 {
     *(volatile uint32_t *)LANAI_TM_CONSOLE = (uint32_t)(unsigned char)c;

@@ -24,13 +24,13 @@
 #include "board.h"
 
 enum nc_fw_error {
-    NC_FW_OK = 0,
-    NC_FW_EIMAGE = -1,    /* not a valid image (header, CRC, segments) */
-    NC_FW_ETOOBIG = -2,   /* image or its stack does not fit in SRAM */
-    NC_FW_EBOARD = -3,    /* the board's EEPROM makes no sense */
-    NC_FW_EVERIFY = -4,   /* SRAM read back differs from the image */
-    NC_FW_ETIMEOUT = -5,  /* the firmware never signalled ready */
-    NC_FW_EFIRMWARE = -6, /* the firmware came up but reported an error */
+    NC_LOAD_OK = 0,
+    NC_LOAD_EIMAGE = -1,    /* not a valid image (header, CRC, segments) */
+    NC_LOAD_ETOOBIG = -2,   /* image or its stack does not fit in SRAM */
+    NC_LOAD_EBOARD = -3,    /* the board's EEPROM makes no sense */
+    NC_LOAD_EVERIFY = -4,   /* SRAM read back differs from the image */
+    NC_LOAD_ETIMEOUT = -5,  /* the firmware never signalled ready */
+    NC_LOAD_EFIRMWARE = -6, /* the firmware came up but reported an error */
 };
 
 struct nc_fw_options {
@@ -46,7 +46,7 @@ struct nc_fw_info {
     unsigned polls;       /* handshake polls it took */
 };
 
-/* Load image bytes (ELF or flat image) named 'name'. Returns NC_FW_OK or a
+/* Load image bytes (ELF or flat image) named 'name'. Returns NC_LOAD_OK or a
  * negative enum nc_fw_error, with a message naming what failed in err. */
 int nc_fw_load(struct nc_board *b, const char *name, const uint8_t *image, size_t len,
                const struct nc_fw_options *opt, struct nc_fw_info *info,

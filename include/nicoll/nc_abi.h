@@ -9,10 +9,10 @@
  * The firmware publishes the address of its struct nc_abi in the shared
  * block (NC_SB_OFF_ABI) before it signals ready.
  *
- * Command ring (per port): the host writes slot (prod % NC_FW_CMD_SLOTS),
+ * Command ring (per port): the host writes slot (prod % NC_ABI_CMD_SLOTS),
  * opcode word last, then prod + 1 into 'prod'. The MCP executes commands
  * in order and publishes its consumer count in 'cons'. The host never has
- * more than NC_FW_CMD_SLOTS commands outstanding.
+ * more than NC_ABI_CMD_SLOTS commands outstanding.
  *
  * Event ring (per port, host memory, given with OPEN): event i (from 0)
  * goes to slot i % slots and carries i + 1 in its first word, so the host
@@ -20,10 +20,12 @@
  * token of the command that caused it (a send, a receive buffer), so a
  * host that holds at most 'slots' tokens cannot be overrun.
  */
-#ifndef NC_ABI_H
-#define NC_ABI_H
+#ifndef NICOLL_NC_ABI_H
+#define NICOLL_NC_ABI_H
 
-#include "nc_fw_config.h"
+#include <stddef.h>
+
+#include "nc_limits.h"
 
 #define NC_ABI_MAGIC   0x4E434142u /* "NCAB" */
 #define NC_ABI_VERSION 1u
@@ -79,22 +81,22 @@ struct nc_abi_port {
     volatile unsigned bar_resent;  /* MCP: barrier messages sent again after a reject */
     volatile unsigned bar_rejects; /* MCP: held barrier messages rejected at open */
     unsigned pad;
-    volatile unsigned cmd[NC_FW_CMD_SLOTS][NC_CMD_WORDS];
+    volatile unsigned cmd[NC_ABI_CMD_SLOTS][NC_CMD_WORDS];
 };
 
 struct nc_abi {
     volatile unsigned magic, version, nports, max_nodes;
     volatile unsigned routes_valid;  /* host: node count once routes[] is written */
     unsigned pad[3];
-    /* host: routes[n] = route length, then up to NC_FW_MAX_ROUTE bytes */
-    volatile unsigned char routes[NC_FW_MAX_NODES][8];
-    struct nc_abi_port port[NC_FW_PORTS];
+    /* host: routes[n] = route length, then up to NC_ABI_MAX_ROUTE bytes */
+    volatile unsigned char routes[NC_ABI_MAX_NODES][8];
+    struct nc_abi_port port[NC_ABI_PORTS];
 };
 
 #define NC_ABI_OFF_ROUTES_VALID 16u
 #define NC_ABI_OFF_ROUTES       32u
-#define NC_ABI_OFF_PORT(p)      (NC_ABI_OFF_ROUTES + 8u * NC_FW_MAX_NODES + \
-                                 (p) * (32u + 4u * NC_CMD_WORDS * NC_FW_CMD_SLOTS))
+#define NC_ABI_OFF_PORT(p)      (NC_ABI_OFF_ROUTES + 8u * NC_ABI_MAX_NODES + \
+                                 (p) * (32u + 4u * NC_CMD_WORDS * NC_ABI_CMD_SLOTS))
 #define NC_ABI_PORT_PROD  0u
 #define NC_ABI_PORT_CONS  4u
 #define NC_ABI_PORT_STATE 8u
@@ -103,5 +105,24 @@ struct nc_abi {
 #define NC_ABI_PORT_BAR_RESENT  20u
 #define NC_ABI_PORT_BAR_REJECTS 24u
 #define NC_ABI_PORT_CMD(slot) (32u + (slot) * 4u * NC_CMD_WORDS)
+
+/* The offsets above are what the host uses over PIO; the struct is what the
+ * firmware uses. They are one layout: */
+_Static_assert(offsetof(struct nc_abi, routes_valid) == NC_ABI_OFF_ROUTES_VALID, "routes_valid");
+_Static_assert(offsetof(struct nc_abi, routes) == NC_ABI_OFF_ROUTES, "routes");
+_Static_assert(offsetof(struct nc_abi, port) == NC_ABI_OFF_PORT(0), "port[0]");
+_Static_assert(offsetof(struct nc_abi, port[1]) == NC_ABI_OFF_PORT(1), "port stride");
+_Static_assert(offsetof(struct nc_abi_port, prod) == NC_ABI_PORT_PROD, "prod");
+_Static_assert(offsetof(struct nc_abi_port, cons) == NC_ABI_PORT_CONS, "cons");
+_Static_assert(offsetof(struct nc_abi_port, state) == NC_ABI_PORT_STATE, "state");
+_Static_assert(offsetof(struct nc_abi_port, gen) == NC_ABI_PORT_GEN, "gen");
+_Static_assert(offsetof(struct nc_abi_port, bar_unexp) == NC_ABI_PORT_BAR_UNEXP, "bar_unexp");
+_Static_assert(offsetof(struct nc_abi_port, bar_resent) == NC_ABI_PORT_BAR_RESENT, "bar_resent");
+_Static_assert(offsetof(struct nc_abi_port, bar_rejects) == NC_ABI_PORT_BAR_REJECTS, "bar_rejects");
+_Static_assert(offsetof(struct nc_abi_port, cmd[1]) == NC_ABI_PORT_CMD(1), "cmd slot stride");
+_Static_assert(sizeof(struct nc_abi_port) == NC_ABI_OFF_PORT(1) - NC_ABI_OFF_PORT(0), "port size");
+_Static_assert(sizeof(((struct nc_abi *)0)->routes[0]) == 1u + NC_ABI_MAX_ROUTE,
+               "a route slot is a length byte and NC_ABI_MAX_ROUTE route bytes");
+_Static_assert(NC_BAR_MAX_STEPS <= 0xFFFFu, "the barrier header's step count is 16 bits");
 
 #endif

@@ -81,7 +81,7 @@ static void apply(struct ld *ld, struct isec *s, uint32_t r_off, uint32_t type,
 {
     struct obj *o = s->obj;
     uint8_t *p = s->out_data + r_off;
-    uint32_t w = rd32(p);
+    uint32_t w = nc_get_be32(p);
 
 #define RELOC_ERR(...) \
     ld_err(ld, "%s: section %s offset 0x%x: %s against %s: " __VA_ARGS__)
@@ -142,7 +142,7 @@ static void apply(struct ld *ld, struct isec *s, uint32_t r_off, uint32_t type,
         return;
     }
 #undef RELOC_ERR
-    wr32(p, w);
+    nc_put_be32(p, w);
 }
 
 void ld_relocate(struct ld *ld)
@@ -166,8 +166,8 @@ void ld_relocate(struct ld *ld)
                          "are not supported", o->name, s->name);
             for (uint32_t k = 0; k < r->size / 12; k++) {
                 const uint8_t *e = r->data + 12 * k;
-                uint32_t r_off = rd32(e), info = rd32(e + 4);
-                int32_t a = (int32_t)rd32(e + 8);
+                uint32_t r_off = nc_get_be32(e), info = nc_get_be32(e + 4);
+                int32_t a = (int32_t)nc_get_be32(e + 8);
                 uint32_t type = info & 0xFF, symi = info >> 8, v;
 
                 if (type == R_LANAI_NONE)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "board.h"
-#include "hostif.h"
+#include "nicoll/hostif.h"
 
 static uint32_t h_read32(struct nc_board *b, uint32_t off)
 {

@@ -6,20 +6,11 @@
 #include <string.h>
 
 #include "crc32.h"
-#include "lanai-image.h"
+#include "nicoll/lanai-image.h"
+#include "nicoll/nc_endian.h"
 
 #define EM_LANAI 244
 #define PT_LOAD 1
-
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint16_t be16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 static int fail(char *err, size_t errlen, const char *name, const char *fmt, ...)
 {
@@ -75,15 +66,15 @@ static int parse_elf(const char *name, const uint8_t *b, size_t len,
         return fail(err, errlen, name, "EI_CLASS %u is not ELFCLASS32", b[4]);
     if (b[5] != 2)
         return fail(err, errlen, name, "EI_DATA %u is not big-endian (ELFDATA2MSB)", b[5]);
-    if (be16(b + 18) != EM_LANAI)
-        return fail(err, errlen, name, "e_machine %u is not EM_LANAI (244)", be16(b + 18));
-    if (be16(b + 16) != 2)
+    if (nc_get_be16(b + 18) != EM_LANAI)
+        return fail(err, errlen, name, "e_machine %u is not EM_LANAI (244)", nc_get_be16(b + 18));
+    if (nc_get_be16(b + 16) != 2)
         return fail(err, errlen, name, "e_type %u is not ET_EXEC (link it with lanai-ld)",
-                    be16(b + 16));
-    l->entry = be32(b + 24);
-    phoff = be32(b + 28);
-    phentsize = be16(b + 42);
-    phnum = be16(b + 44);
+                    nc_get_be16(b + 16));
+    l->entry = nc_get_be32(b + 24);
+    phoff = nc_get_be32(b + 28);
+    phentsize = nc_get_be16(b + 42);
+    phnum = nc_get_be16(b + 44);
     if (phnum && phentsize < 32)
         return fail(err, errlen, name, "e_phentsize %u too small", phentsize);
     if ((uint64_t)phoff + (uint64_t)phnum * phentsize > len)
@@ -91,11 +82,11 @@ static int parse_elf(const char *name, const uint8_t *b, size_t len,
                     "run past the end of the file", phoff, phnum);
     for (uint32_t i = 0; i < phnum; i++) {
         const uint8_t *ph = b + phoff + (size_t)i * phentsize;
-        uint32_t off = be32(ph + 4), vaddr = be32(ph + 8);
-        uint32_t filesz = be32(ph + 16), memsz = be32(ph + 20);
+        uint32_t off = nc_get_be32(ph + 4), vaddr = nc_get_be32(ph + 8);
+        uint32_t filesz = nc_get_be32(ph + 16), memsz = nc_get_be32(ph + 20);
         struct loadable_seg *s;
 
-        if (be32(ph) != PT_LOAD)
+        if (nc_get_be32(ph) != PT_LOAD)
             continue;
         if (l->nsegs == LOADABLE_MAX_SEGS)
             return fail(err, errlen, name, "more than %u PT_LOAD segments",
@@ -119,36 +110,36 @@ static int parse_image(const char *name, const uint8_t *b, size_t len,
 
     if (len < LANAI_IMG_HDR_SIZE)
         return fail(err, errlen, name, "truncated image header (%zu bytes)", len);
-    if (be32(b + LANAI_IMG_OFF_VERSION) != LANAI_IMG_VERSION)
+    if (nc_get_be32(b + LANAI_IMG_OFF_VERSION) != LANAI_IMG_VERSION)
         return fail(err, errlen, name, "image version %u unsupported (expected %u)",
-                    be32(b + LANAI_IMG_OFF_VERSION), LANAI_IMG_VERSION);
-    total = be32(b + LANAI_IMG_OFF_TOTAL);
+                    nc_get_be32(b + LANAI_IMG_OFF_VERSION), LANAI_IMG_VERSION);
+    total = nc_get_be32(b + LANAI_IMG_OFF_TOTAL);
     if (total != len)
         return fail(err, errlen, name, "image total_size %u but the file has %zu bytes",
                     total, len);
     crc = crc32_update(0, b + LANAI_IMG_OFF_CRC32 + 4, len - LANAI_IMG_OFF_CRC32 - 4);
-    if (crc != be32(b + LANAI_IMG_OFF_CRC32))
+    if (crc != nc_get_be32(b + LANAI_IMG_OFF_CRC32))
         return fail(err, errlen, name, "image crc32 mismatch: header 0x%08x, "
-                    "computed 0x%08x", be32(b + LANAI_IMG_OFF_CRC32), crc);
-    nsegs = be32(b + LANAI_IMG_OFF_NSEGS);
+                    "computed 0x%08x", nc_get_be32(b + LANAI_IMG_OFF_CRC32), crc);
+    nsegs = nc_get_be32(b + LANAI_IMG_OFF_NSEGS);
     if (nsegs > LANAI_IMG_MAX_SEGS || nsegs > LOADABLE_MAX_SEGS)
         return fail(err, errlen, name, "image nsegs %u exceeds %u", nsegs,
                     LANAI_IMG_MAX_SEGS);
     if (LANAI_IMG_HDR_SIZE + (uint64_t)nsegs * LANAI_IMG_SEG_SIZE > len)
         return fail(err, errlen, name, "segment table runs past the end of the image");
     l->is_image = 1;
-    l->entry = be32(b + LANAI_IMG_OFF_ENTRY);
-    l->stack_top = be32(b + LANAI_IMG_OFF_STACK_TOP);
+    l->entry = nc_get_be32(b + LANAI_IMG_OFF_ENTRY);
+    l->stack_top = nc_get_be32(b + LANAI_IMG_OFF_STACK_TOP);
     memcpy(l->build_id, b + LANAI_IMG_OFF_BUILD_ID, 8);
     l->nsegs = nsegs;
     for (uint32_t i = 0; i < nsegs; i++) {
         const uint8_t *e = b + LANAI_IMG_HDR_SIZE + i * LANAI_IMG_SEG_SIZE;
         struct loadable_seg *s = &l->seg[i];
-        uint32_t off = be32(e + LANAI_IMG_SEG_FILE_OFF);
+        uint32_t off = nc_get_be32(e + LANAI_IMG_SEG_FILE_OFF);
 
-        s->addr = be32(e + LANAI_IMG_SEG_ADDR);
-        s->mem_size = be32(e + LANAI_IMG_SEG_MEM_SIZE);
-        s->file_size = be32(e + LANAI_IMG_SEG_FILE_SIZE);
+        s->addr = nc_get_be32(e + LANAI_IMG_SEG_ADDR);
+        s->mem_size = nc_get_be32(e + LANAI_IMG_SEG_MEM_SIZE);
+        s->file_size = nc_get_be32(e + LANAI_IMG_SEG_FILE_SIZE);
         if ((uint64_t)off + s->file_size > len)
             return fail(err, errlen, name, "segment %u: file_off 0x%x + file_size "
                         "0x%x runs past the end of the image", i, off, s->file_size);
@@ -163,7 +154,7 @@ int loadable_parse(const char *name, const uint8_t *buf, size_t len,
     memset(out, 0, sizeof *out);
     if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0)
         return parse_elf(name, buf, len, mem_size, out, err, errlen);
-    if (len >= 4 && be32(buf) == LANAI_IMG_MAGIC)
+    if (len >= 4 && nc_get_be32(buf) == LANAI_IMG_MAGIC)
         return parse_image(name, buf, len, mem_size, out, err, errlen);
     return fail(err, errlen, name, "neither an ELF file nor a nicoll image "
                 "(bad magic)");

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "crc32.h"
-#include "lanai9_regs.h"
+#include "nicoll/lanai9_regs.h"
 #include "loadable.h"
-#include "shared_block.h"
+#include "nicoll/shared_block.h"
 
 static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -25,13 +25,13 @@ static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
 const char *nc_fw_strerror(int code)
 {
     switch (code) {
-    case NC_FW_OK: return "success";
-    case NC_FW_EIMAGE: return "invalid firmware image";
-    case NC_FW_ETOOBIG: return "firmware does not fit in the board's SRAM";
-    case NC_FW_EBOARD: return "board EEPROM is not plausible";
-    case NC_FW_EVERIFY: return "SRAM read back differs from the image";
-    case NC_FW_ETIMEOUT: return "firmware did not come up (handshake timeout)";
-    case NC_FW_EFIRMWARE: return "firmware reported an error at start-up";
+    case NC_LOAD_OK: return "success";
+    case NC_LOAD_EIMAGE: return "invalid firmware image";
+    case NC_LOAD_ETOOBIG: return "firmware does not fit in the board's SRAM";
+    case NC_LOAD_EBOARD: return "board EEPROM is not plausible";
+    case NC_LOAD_EVERIFY: return "SRAM read back differs from the image";
+    case NC_LOAD_ETIMEOUT: return "firmware did not come up (handshake timeout)";
+    case NC_LOAD_EFIRMWARE: return "firmware reported an error at start-up";
     default: return "unknown firmware-loading error";
     }
 }
@@ -82,7 +82,7 @@ int nc_fw_load(struct nc_board *b, const char *name, const uint8_t *image, size_
     info->sram_size = nc_board_read32(b, L9_BAR_EEPROM + L9_EE_SRAM_SIZE);
     info->clockval = nc_board_read32(b, L9_BAR_EEPROM + L9_EE_CLOCKVAL);
     if (!valid_sram_size(info->sram_size))
-        return fail(err, errlen, NC_FW_EBOARD, "%s: EEPROM sram_size 0x%x is not a plausible "
+        return fail(err, errlen, NC_LOAD_EBOARD, "%s: EEPROM sram_size 0x%x is not a plausible "
                     "SRAM size (512 KB..8 MB, a power of two)", b->name, info->sram_size);
     sb = NC_SB_ADDR(info->sram_size);
     if (loadable_parse(name, image, len, info->sram_size, &l, lerr, sizeof lerr)) {
@@ -90,17 +90,17 @@ int nc_fw_load(struct nc_board *b, const char *name, const uint8_t *image, size_
         struct loadable any;
         char e2[256];
         if (loadable_parse(name, image, len, 0, &any, e2, sizeof e2) == 0)
-            return fail(err, errlen, NC_FW_ETOOBIG, "%s (board %s has 0x%x bytes of SRAM)",
+            return fail(err, errlen, NC_LOAD_ETOOBIG, "%s (board %s has 0x%x bytes of SRAM)",
                         lerr, b->name, info->sram_size);
-        return fail(err, errlen, NC_FW_EIMAGE, "%s", lerr);
+        return fail(err, errlen, NC_LOAD_EIMAGE, "%s", lerr);
     }
     for (uint32_t i = 0; i < l.nsegs; i++)
         if ((uint64_t)l.seg[i].addr + l.seg[i].mem_size > sb)
-            return fail(err, errlen, NC_FW_ETOOBIG, "%s: segment %u [0x%08x, 0x%08x) overlaps "
+            return fail(err, errlen, NC_LOAD_ETOOBIG, "%s: segment %u [0x%08x, 0x%08x) overlaps "
                         "the host-shared block at 0x%08x (top 4 KiB of SRAM)", name, i,
                         l.seg[i].addr, l.seg[i].addr + l.seg[i].mem_size, sb);
     if (l.is_image && l.stack_top > sb)
-        return fail(err, errlen, NC_FW_ETOOBIG, "%s: stack top 0x%08x is inside the host-shared "
+        return fail(err, errlen, NC_LOAD_ETOOBIG, "%s: stack top 0x%08x is inside the host-shared "
                     "block at 0x%08x (link with --mem-size 0x%x)", name, l.stack_top, sb,
                     info->sram_size);
     info->entry = l.entry;
@@ -131,7 +131,7 @@ int nc_fw_load(struct nc_board *b, const char *name, const uint8_t *image, size_
         uint32_t want = crc32_update(0, s->data, s->file_size);
         uint32_t got = sram_crc(b, s->addr, s->file_size);
         if (got != want)
-            return fail(err, errlen, NC_FW_EVERIFY, "%s: segment %u at 0x%08x (%u bytes): "
+            return fail(err, errlen, NC_LOAD_EVERIFY, "%s: segment %u at 0x%08x (%u bytes): "
                         "CRC-32 read back 0x%08x, image 0x%08x", b->name, i, s->addr,
                         s->file_size, got, want);
         info->crc32 = crc32_update(info->crc32, s->data, s->file_size);
@@ -149,19 +149,19 @@ int nc_fw_load(struct nc_board *b, const char *name, const uint8_t *image, size_
             break;
     }
     if (ready != NC_SB_READY_MAGIC)
-        return fail(err, errlen, NC_FW_ETIMEOUT, "%s: firmware did not come up: ready word "
+        return fail(err, errlen, NC_LOAD_ETIMEOUT, "%s: firmware did not come up: ready word "
                     "0x%08x after %u polls %u us apart (expected 0x%08x)", b->name, ready,
                     o.tries, o.delay_us, NC_SB_READY_MAGIC);
     {
         uint32_t st = nc_board_read32(b, sb + NC_SB_OFF_FW_STATUS);
         if (st)
-            return fail(err, errlen, NC_FW_EFIRMWARE, "%s: firmware reports start-up error %u",
+            return fail(err, errlen, NC_LOAD_EFIRMWARE, "%s: firmware reports start-up error %u",
                         b->name, st);
     }
     if (l.nsegs && sram_crc(b, l.seg[0].addr, l.seg[0].file_size) !=
                    crc32_update(0, l.seg[0].data, l.seg[0].file_size))
-        return fail(err, errlen, NC_FW_EVERIFY, "%s: code segment changed after start-up",
+        return fail(err, errlen, NC_LOAD_EVERIFY, "%s: code segment changed after start-up",
                     b->name);
     nc_board_write32(b, L9_BAR_CONTROL, L9_CTL_INT_ENABLE);
-    return NC_FW_OK;
+    return NC_LOAD_OK;
 }

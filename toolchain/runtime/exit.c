@@ -8,7 +8,7 @@
  * abort() (also what __builtin_trap() becomes) exits with status 134, the
  * status a host shell reports for SIGABRT.
  */
-#include "lanai-testmachine.h"
+#include "nicoll/lanai-testmachine.h"
 
 typedef void (*dtor_fn)(void);
 extern dtor_fn __fini_array_start[], __fini_array_end[];

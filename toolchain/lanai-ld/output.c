@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "crc32.h"
-#include "lanai-image.h"
+#include "nicoll/lanai-image.h"
 #include "ld.h"
 
 /* Growable byte buffer in the arena. */
@@ -168,12 +168,12 @@ static void write_elf(struct ld *ld, struct ld_result *res, struct osec **v, uin
                     s = &o->secs[y->shndx];
                     if (!s->out || !isec_addr(s, y->value, &addr))
                         continue;
-                    wr32(e, (uint32_t)buf_str(&strtab, y->name));
-                    wr32(e + 4, addr);
-                    wr32(e + 8, y->size);
+                    nc_put_be32(e, (uint32_t)buf_str(&strtab, y->name));
+                    nc_put_be32(e + 4, addr);
+                    nc_put_be32(e + 8, y->size);
                     e[12] = (uint8_t)(STB_LOCAL << 4 | y->type);
                     e[13] = 0;
-                    wr16(e + 14, shndx_of(v, n, s->out));
+                    nc_put_be16(e + 14, shndx_of(v, n, s->out));
                     buf_add(&syms, e, 16);
                     nlocal++;
                     nsyms++;
@@ -192,13 +192,13 @@ static void write_elf(struct ld *ld, struct ld_result *res, struct osec **v, uin
                 for (uint32_t i = 0; g->kind == G_COMMON && i < n; i++)
                     if (!strcmp(v[i]->name, ".bss"))
                         shndx = (uint16_t)(i + 1);
-                wr32(e, (uint32_t)buf_str(&strtab, g->name));
-                wr32(e + 4, g->addr);
-                wr32(e + 8, g->size);
+                nc_put_be32(e, (uint32_t)buf_str(&strtab, g->name));
+                nc_put_be32(e + 4, g->addr);
+                nc_put_be32(e + 8, g->size);
                 e[12] = (uint8_t)((g->bind == STB_WEAK ? STB_WEAK : STB_GLOBAL) << 4 |
                                   g->type);
                 e[13] = 0;
-                wr16(e + 14, shndx);
+                nc_put_be16(e + 14, shndx);
                 buf_add(&syms, e, 16);
                 nsyms++;
             }
@@ -225,19 +225,19 @@ static void write_elf(struct ld *ld, struct ld_result *res, struct osec **v, uin
         uint8_t *h = f.p;
         memcpy(h, "\177ELF", 4);
         h[4] = 1; h[5] = 2; h[6] = 1;
-        wr16(h + 16, ET_EXEC);
-        wr16(h + 18, EM_LANAI);
-        wr32(h + 20, 1);
-        wr32(h + 24, ld->entry);
-        wr32(h + 28, n ? phoff : 0);
-        wr32(h + 32, shoff);
-        wr32(h + 36, 0);
-        wr16(h + 40, 52);
-        wr16(h + 42, 32);
-        wr16(h + 44, (uint16_t)n);
-        wr16(h + 46, 40);
-        wr16(h + 48, (uint16_t)(n + 4));
-        wr16(h + 50, (uint16_t)(n + 3));
+        nc_put_be16(h + 16, ET_EXEC);
+        nc_put_be16(h + 18, EM_LANAI);
+        nc_put_be32(h + 20, 1);
+        nc_put_be32(h + 24, ld->entry);
+        nc_put_be32(h + 28, n ? phoff : 0);
+        nc_put_be32(h + 32, shoff);
+        nc_put_be32(h + 36, 0);
+        nc_put_be16(h + 40, 52);
+        nc_put_be16(h + 42, 32);
+        nc_put_be16(h + 44, (uint16_t)n);
+        nc_put_be16(h + 46, 40);
+        nc_put_be16(h + 48, (uint16_t)(n + 4));
+        nc_put_be16(h + 50, (uint16_t)(n + 3));
     }
     for (uint32_t i = 0; i < n; i++) {
         uint8_t *p = f.p + phoff + 32 * i;
@@ -245,36 +245,36 @@ static void write_elf(struct ld *ld, struct ld_result *res, struct osec **v, uin
         uint32_t flags = PF_R;
         if (o->flags & SHF_WRITE) flags |= PF_W;
         if (o->flags & SHF_EXECINSTR) flags |= PF_X;
-        wr32(p, PT_LOAD);
-        wr32(p + 4, offs[i]);
-        wr32(p + 8, o->addr);
-        wr32(p + 12, o->addr);
-        wr32(p + 16, o->type == SHT_NOBITS ? 0 : o->size);
-        wr32(p + 20, o->size);
-        wr32(p + 24, flags);
-        wr32(p + 28, o->page_align ? LD_PAGE : o->align);
+        nc_put_be32(p, PT_LOAD);
+        nc_put_be32(p + 4, offs[i]);
+        nc_put_be32(p + 8, o->addr);
+        nc_put_be32(p + 12, o->addr);
+        nc_put_be32(p + 16, o->type == SHT_NOBITS ? 0 : o->size);
+        nc_put_be32(p + 20, o->size);
+        nc_put_be32(p + 24, flags);
+        nc_put_be32(p + 28, o->page_align ? LD_PAGE : o->align);
     }
     for (uint32_t i = 0; i < n; i++) {
         uint8_t *s = f.p + shoff + 40 * (i + 1);
-        wr32(s, names[i]);
-        wr32(s + 4, v[i]->type);
-        wr32(s + 8, v[i]->flags);
-        wr32(s + 12, v[i]->addr);
-        wr32(s + 16, offs[i]);
-        wr32(s + 20, v[i]->size);
-        wr32(s + 32, v[i]->align);
+        nc_put_be32(s, names[i]);
+        nc_put_be32(s + 4, v[i]->type);
+        nc_put_be32(s + 8, v[i]->flags);
+        nc_put_be32(s + 12, v[i]->addr);
+        nc_put_be32(s + 16, offs[i]);
+        nc_put_be32(s + 20, v[i]->size);
+        nc_put_be32(s + 32, v[i]->align);
     }
     {
         uint8_t *s = f.p + shoff + 40 * (n + 1);
-        wr32(s, symtab_name); wr32(s + 4, SHT_SYMTAB); wr32(s + 16, symoff);
-        wr32(s + 20, (uint32_t)syms.len); wr32(s + 24, n + 2); wr32(s + 28, nlocal);
-        wr32(s + 32, 4); wr32(s + 36, 16);
+        nc_put_be32(s, symtab_name); nc_put_be32(s + 4, SHT_SYMTAB); nc_put_be32(s + 16, symoff);
+        nc_put_be32(s + 20, (uint32_t)syms.len); nc_put_be32(s + 24, n + 2); nc_put_be32(s + 28, nlocal);
+        nc_put_be32(s + 32, 4); nc_put_be32(s + 36, 16);
         s += 40;
-        wr32(s, strtab_name); wr32(s + 4, SHT_STRTAB); wr32(s + 16, stroff);
-        wr32(s + 20, (uint32_t)strtab.len); wr32(s + 32, 1);
+        nc_put_be32(s, strtab_name); nc_put_be32(s + 4, SHT_STRTAB); nc_put_be32(s + 16, stroff);
+        nc_put_be32(s + 20, (uint32_t)strtab.len); nc_put_be32(s + 32, 1);
         s += 40;
-        wr32(s, shstr_name); wr32(s + 4, SHT_STRTAB); wr32(s + 16, shstroff);
-        wr32(s + 20, (uint32_t)shstr.len); wr32(s + 32, 1);
+        nc_put_be32(s, shstr_name); nc_put_be32(s + 4, SHT_STRTAB); nc_put_be32(s + 16, shstroff);
+        nc_put_be32(s + 20, (uint32_t)shstr.len); nc_put_be32(s + 32, 1);
     }
     (void)nsyms;
     res->elf = f.p;
@@ -295,7 +295,7 @@ static void write_image(struct ld *ld, struct ld_result *res, struct osec **v, u
         return;
     }
     buf_add(&f, NULL, LANAI_IMG_HDR_SIZE + LANAI_IMG_SEG_SIZE * n);
-#define FNV(x) do { wr32(w, (x)); for (int k_ = 0; k_ < 4; k_++) \
+#define FNV(x) do { nc_put_be32(w, (x)); for (int k_ = 0; k_ < 4; k_++) \
         h = (h ^ w[k_]) * 1099511628211ull; } while (0)
     FNV(ld->entry);
     for (uint32_t i = 0; i < n; i++) {
@@ -308,10 +308,10 @@ static void write_image(struct ld *ld, struct ld_result *res, struct osec **v, u
         if (fsize)
             buf_add(&f, bytes[i], fsize);
         e = f.p + LANAI_IMG_HDR_SIZE + LANAI_IMG_SEG_SIZE * i; /* f may have moved */
-        wr32(e + LANAI_IMG_SEG_ADDR, v[i]->addr);
-        wr32(e + LANAI_IMG_SEG_MEM_SIZE, v[i]->size);
-        wr32(e + LANAI_IMG_SEG_FILE_SIZE, fsize);
-        wr32(e + LANAI_IMG_SEG_FILE_OFF, fsize ? off : 0);
+        nc_put_be32(e + LANAI_IMG_SEG_ADDR, v[i]->addr);
+        nc_put_be32(e + LANAI_IMG_SEG_MEM_SIZE, v[i]->size);
+        nc_put_be32(e + LANAI_IMG_SEG_FILE_SIZE, fsize);
+        nc_put_be32(e + LANAI_IMG_SEG_FILE_OFF, fsize ? off : 0);
         FNV(v[i]->addr);
         FNV(v[i]->size);
         FNV(fsize);
@@ -321,18 +321,18 @@ static void write_image(struct ld *ld, struct ld_result *res, struct osec **v, u
             bss = v[i];
     }
 #undef FNV
-    wr32(f.p + LANAI_IMG_OFF_MAGIC, LANAI_IMG_MAGIC);
-    wr32(f.p + LANAI_IMG_OFF_VERSION, LANAI_IMG_VERSION);
-    wr32(f.p + LANAI_IMG_OFF_TOTAL, (uint32_t)f.len);
-    wr32(f.p + LANAI_IMG_OFF_ENTRY, ld->entry);
-    wr32(f.p + LANAI_IMG_OFF_NSEGS, n);
-    wr32(f.p + LANAI_IMG_OFF_BSS_START, bss ? bss->addr : 0);
-    wr32(f.p + LANAI_IMG_OFF_BSS_SIZE, bss ? bss->size : 0);
-    wr32(f.p + LANAI_IMG_OFF_STACK_TOP, ld->stack_top);
-    wr32(f.p + LANAI_IMG_OFF_MEM_SIZE, ld->opt->mem_size);
-    wr32(f.p + LANAI_IMG_OFF_BUILD_ID, (uint32_t)(h >> 32));
-    wr32(f.p + LANAI_IMG_OFF_BUILD_ID + 4, (uint32_t)h);
-    wr32(f.p + LANAI_IMG_OFF_CRC32,
+    nc_put_be32(f.p + LANAI_IMG_OFF_MAGIC, LANAI_IMG_MAGIC);
+    nc_put_be32(f.p + LANAI_IMG_OFF_VERSION, LANAI_IMG_VERSION);
+    nc_put_be32(f.p + LANAI_IMG_OFF_TOTAL, (uint32_t)f.len);
+    nc_put_be32(f.p + LANAI_IMG_OFF_ENTRY, ld->entry);
+    nc_put_be32(f.p + LANAI_IMG_OFF_NSEGS, n);
+    nc_put_be32(f.p + LANAI_IMG_OFF_BSS_START, bss ? bss->addr : 0);
+    nc_put_be32(f.p + LANAI_IMG_OFF_BSS_SIZE, bss ? bss->size : 0);
+    nc_put_be32(f.p + LANAI_IMG_OFF_STACK_TOP, ld->stack_top);
+    nc_put_be32(f.p + LANAI_IMG_OFF_MEM_SIZE, ld->opt->mem_size);
+    nc_put_be32(f.p + LANAI_IMG_OFF_BUILD_ID, (uint32_t)(h >> 32));
+    nc_put_be32(f.p + LANAI_IMG_OFF_BUILD_ID + 4, (uint32_t)h);
+    nc_put_be32(f.p + LANAI_IMG_OFF_CRC32,
          crc32_update(0, f.p + LANAI_IMG_OFF_CRC32 + 4, f.len - LANAI_IMG_OFF_CRC32 - 4));
     res->image = f.p;
     res->image_size = f.len;

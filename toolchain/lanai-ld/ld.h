@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nicoll/nc_endian.h"
+
 /* ---- ELF constants used here ------------------------------------------ */
 #define EM_LANAI 244
 #define ET_REL 1
@@ -218,10 +220,6 @@ char *ld_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ld_err(struct ld *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 _Noreturn void ld_fatal(struct ld *ld, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-uint32_t rd32(const uint8_t *p);
-uint16_t rd16(const uint8_t *p);
-void wr32(uint8_t *p, uint32_t v);
-void wr16(uint8_t *p, uint16_t v);
 uint32_t align_up(uint32_t v, uint32_t a);
 
 /* input.c */

@@ -49,16 +49,16 @@ static struct obj *parse_object(struct ld *ld, const char *name,
         ld_fatal(ld, "%s: EI_DATA %u: not big-endian (ELFDATA2MSB expected)", name, b[5]);
     if (b[6] != 1)
         ld_fatal(ld, "%s: EI_VERSION %u unsupported", name, b[6]);
-    if (rd16(b + 18) != EM_LANAI)
+    if (nc_get_be16(b + 18) != EM_LANAI)
         ld_fatal(ld, "%s: e_machine %u: not a LANai object (EM_LANAI = 244)", name,
-                 rd16(b + 18));
-    if (rd16(b + 16) != ET_REL)
+                 nc_get_be16(b + 18));
+    if (nc_get_be16(b + 16) != ET_REL)
         ld_fatal(ld, "%s: e_type %u: not a relocatable object (ET_REL)", name,
-                 rd16(b + 16));
-    shoff = rd32(b + 32);
-    shentsize = rd16(b + 46);
-    shnum = rd16(b + 48);
-    shstrndx = rd16(b + 50);
+                 nc_get_be16(b + 16));
+    shoff = nc_get_be32(b + 32);
+    shentsize = nc_get_be16(b + 46);
+    shnum = nc_get_be16(b + 48);
+    shstrndx = nc_get_be16(b + 50);
     if (shnum == 0 || shentsize != 40)
         ld_fatal(ld, "%s: e_shnum %u / e_shentsize %u: unsupported section header table",
                  name, shnum, shentsize);
@@ -73,17 +73,17 @@ static struct obj *parse_object(struct ld *ld, const char *name,
     for (uint32_t i = 0; i < shnum; i++) {
         const uint8_t *h = b + shoff + 40 * i;
         struct isec *s = &o->secs[i];
-        uint32_t off = rd32(h + 16);
+        uint32_t off = nc_get_be32(h + 16);
 
         s->obj = o;
         s->index = i;
-        s->type = rd32(h + 4);
-        s->flags = rd32(h + 8);
-        s->size = rd32(h + 20);
-        s->link = rd32(h + 24);
-        s->info = rd32(h + 28);
-        s->align = rd32(h + 32);
-        s->entsize = rd32(h + 36);
+        s->type = nc_get_be32(h + 4);
+        s->flags = nc_get_be32(h + 8);
+        s->size = nc_get_be32(h + 20);
+        s->link = nc_get_be32(h + 24);
+        s->info = nc_get_be32(h + 28);
+        s->align = nc_get_be32(h + 32);
+        s->entsize = nc_get_be32(h + 36);
         if (s->align == 0)
             s->align = 1;
         if (!is_pow2(s->align))
@@ -99,7 +99,7 @@ static struct obj *parse_object(struct ld *ld, const char *name,
             s->data = b + off;
         }
         /* name offset is resolved below, once the string table is known */
-        s->name = (const char *)(uintptr_t)rd32(h);
+        s->name = (const char *)(uintptr_t)nc_get_be32(h);
     }
     for (uint32_t i = 0; i < shnum; i++)
         o->secs[i].name = str_at(ld, o, shstrndx,
@@ -134,12 +134,12 @@ static struct obj *parse_object(struct ld *ld, const char *name,
             struct isym *y = &o->syms[i];
             uint8_t info = e[12];
 
-            y->value = rd32(e + 4);
-            y->size = rd32(e + 8);
+            y->value = nc_get_be32(e + 4);
+            y->size = nc_get_be32(e + 8);
             y->bind = info >> 4;
             y->type = info & 15;
-            y->shndx = rd16(e + 14);
-            y->name = i ? str_at(ld, o, st->link, rd32(e), ld_printf("symbol %u name", i))
+            y->shndx = nc_get_be16(e + 14);
+            y->name = i ? str_at(ld, o, st->link, nc_get_be32(e), ld_printf("symbol %u name", i))
                         : "";
             if (y->shndx == SHN_XINDEX)
                 ld_fatal(ld, "%s: symbol '%s': extended section index unsupported",

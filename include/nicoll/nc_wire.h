@@ -2,14 +2,14 @@
 /*
  * The MCP's packets on the wire (after the source route, which the switches
  * consume). The first 16-bit word is the packet type, in the project's range
- * 0x0A00..0x0AFF (shared/docs/lanai9-nic.md); all fields big-endian, as the
+ * 0x0A00..0x0AFF (docs/lanai9-nic.md); all fields big-endian, as the
  * LANai stores them. Data packets carry a connection sequence number; the
  * control packets answer with one. Every DATA and barrier packet also
  * carries the sender's cumulative ACK of the other direction (ack), so an
  * ACK packet is needed only when nothing goes back soon (rx.c).
  */
-#ifndef NC_WIRE_H
-#define NC_WIRE_H
+#ifndef NICOLL_NC_WIRE_H
+#define NICOLL_NC_WIRE_H
 
 #include <stdint.h>
 
@@ -49,5 +49,6 @@ struct nc_pkt {
 };                      /* 40 bytes, then the payload */
 
 #define NC_PKT_HDR 40u
+_Static_assert(sizeof(struct nc_pkt) == NC_PKT_HDR, "the header is 40 bytes on every side");
 
 #endif
