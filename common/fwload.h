@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Loading firmware onto a LANai board through its board window, the way a
- * driver does (shared/docs/lanai9-nic.md, "Loading firmware"):
+ * driver does (docs/lanai9-nic.md, "Loading firmware"):
  *
  *   1. disable host interrupts, hold the LANai in reset
  *   2. read the EEPROM (SRAM size, clock value); check the image fits

@@ -13,7 +13,7 @@ ALL_TARGETS += $(COMMON_LIB)
 
 $(BUILD)/common/%.o: common/%.c $(COMMON_HDRS) $(CONTRACT_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -D_DEFAULT_SOURCE -fPIC $(COMMON_INC) $(CONTRACT_INC) -c $< -o $@
+	$(HOSTCC) $(HOST_CFLAGS) -fPIC $(COMMON_INC) $(CONTRACT_INC) -c $< -o $@
 
 $(COMMON_LIB): $(COMMON_OBJS)
 	@mkdir -p $(@D)

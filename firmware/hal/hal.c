@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* hal: register sequences for the engines (shared/docs/lanai9-nic.md). */
+/* hal: register sequences for the engines (docs/lanai9-nic.md). */
 #include "hal.h"
 
 void hal_rx_arm(void *buf, uint32_t len)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The LANai 9 interface as firmware and host see it (shared/docs/lanai9-nic.md):
+ * The LANai 9 interface as firmware and host see it (docs/lanai9-nic.md):
  * special-register offsets, ISR bits, the board window of the PCI BAR, the
  * control register and the EEPROM layout. Pure definitions, shared by the
  * firmware (LANai side), the host library and the emulator.

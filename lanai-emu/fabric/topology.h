@@ -9,7 +9,7 @@
  *
  * A route from NIC a to NIC b is the list of output ports taken at each
  * switch on the way; on the wire each becomes a route byte 0x80 | port
- * (shared/docs/lanai9-nic.md), consumed by the switch that uses it.
+ * (docs/lanai9-nic.md), consumed by the switch that uses it.
  */
 #ifndef NICOLL_TOPOLOGY_H
 #define NICOLL_TOPOLOGY_H

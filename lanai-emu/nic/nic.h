@@ -2,7 +2,7 @@
 /*
  * The LANai 9 network interface, as device logic: special registers, the
  * send and receive engines, the host-DMA descriptor chains, interval timers,
- * the real-time clock and the host interrupt line (shared/docs/lanai9-nic.md;
+ * the real-time clock and the host interrupt line (docs/lanai9-nic.md;
  * every choice the hardware documents leave open is in docs/nic.md).
  *
  * Plain C with no QEMU dependency. The machine around it (QEMU's myrinet

@@ -8,7 +8,7 @@
 #             one 16-port switch; GM 1.2.3
 #   [002 s1]  seed 002 section 1: host-based one-way latency "may be as
 #             high as 30 us"
-#   [R-doc]   shared/docs/results-to-reproduce.md: P-GM1 PCI is 32-bit/33 MHz
+#   [R-doc]   docs/profiles.md, Sources: P-GM1 PCI is 32-bit/33 MHz
 #   [W-gen]   Myrinet article, fact-index.com/m/my/myrinet.html: first
 #             generation 512 Mb/s, later 1.28 Gb/s, then 2 Gb/s
 #   [W-nt99]  Chen et al., USENIX Windows NT Symposium 1999, section 5

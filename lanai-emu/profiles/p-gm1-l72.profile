@@ -8,7 +8,7 @@
 #             LANai 7.2 cards with 66 MHz NIC processors, on a Myrinet LAN
 #             through an 8-port switch; GM 1.2.3
 #   [002 s1]  seed 002 section 1: host-based one-way latency up to 30 us
-#   [R-doc]   shared/docs/results-to-reproduce.md: P-GM1 PCI is 32-bit/33 MHz
+#   [R-doc]   docs/profiles.md, Sources: P-GM1 PCI is 32-bit/33 MHz
 #   [V-pci64] Myricom PCI64 Programmer's Documentation,
 #             www.myri.com/myrinet/PCI64/programming.html: LANai 7.2 is the
 #             chip of the M2M/M2L-PCI64A boards (1999-2000)

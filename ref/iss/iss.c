@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The LANai v11 reference interpreter. Section numbers refer to
- * shared/docs/lanai-isa.md. Choices where that document leaves the hardware
+ * docs/lanai-isa.md. Choices where that document leaves the hardware
  * undefined are listed in docs/lanai-iss.md ("Undefined cases") and marked
  * "choice:" below; every one of them traps or is harmless for clang code.
  */
@@ -423,11 +423,12 @@ static void exec_f(struct iss *s, uint32_t w)
 
     if (sub == 0 || sub == 1) {
         /* SLS: the 21-bit address is SIGN-extended and A[1:0] ignored.
-         * lanai-isa.md says zero-extended, but clang 14 selects SLS for a
-         * constant address only when it fits in 21 signed bits (0xFFFFFE50
-         * -> SLS, 0x00100000 -> not), so the code it emits is only correct
-         * with sign extension; it is also what makes the LANai 9 special
-         * registers at 0xFFFFFE00 reachable. See docs/lanai-iss.md. */
+         * LLVM's format description says zero-extended, but clang 14
+         * selects SLS for a constant address only when it fits in 21
+         * signed bits (*(int *)0xFFF00000 -> ld [0x100000]; 0x00100000 is
+         * built in a register), so the code it emits is only correct with
+         * sign extension. (The special registers at 0xFFFFFE00 are reached
+         * with RM off r0, ld -432[%r0], not SLS.) docs/lanai-iss.md. */
         uint32_t ea = sext(a21, 21) & ~3u;
         if (sub == 1) {
             store(s, ea, 4, iss_get_reg(s, rd));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lanai-iss: a small, plain reference interpreter for the LANai v11 ISA
- * (shared/docs/lanai-isa.md). It is written to be obviously correct, not
+ * (docs/lanai-isa.md). It is written to be obviously correct, not
  * fast: one instruction per iss_step(), no caching, every rule spelled out.
  * The QEMU target is tested against it instruction by instruction.
  *

@@ -1,7 +1,7 @@
 /*
  * nc_pool.h - fixed-capacity token queues and free lists.
  *
- * The firmware's resources are static (ARCHITECTURE.md): send and receive
+ * The firmware's resources are static (docs/architecture.md): send and receive
  * tokens, packet descriptors and send records live in arrays and are named
  * by a 16-bit index.  A token queue is a FIFO ring of such indices (a port's
  * send queue, a connection's queue, the sent list); a free list hands out

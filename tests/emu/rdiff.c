@@ -83,7 +83,7 @@ static uint32_t rnd_value(void)
     }
 }
 
-/* ---- encoders (shared/docs/lanai-isa.md section 5) ------------------- */
+/* ---- encoders (docs/lanai-isa.md section 5) ------------------- */
 enum { ADD, ADDC, SUB, SUBB, AND, OR, XOR, SH };
 
 static uint32_t enc_ri(unsigned op, unsigned rd, unsigned rs1, unsigned f,

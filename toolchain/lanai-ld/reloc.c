@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Applying relocations (shared/docs/lanai-isa.md section 10.3). No type is
+ * Applying relocations (docs/lanai-isa.md section 10.3). No type is
  * pc-relative; V = S + A. Fields are cleared and inserted with a mask, never
  * ORed, and range checks name the file, section, offset and symbol.
  */

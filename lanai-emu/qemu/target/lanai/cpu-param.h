@@ -2,7 +2,7 @@
 /*
  * LANai CPU parameters. The LANai has no MMU: addresses are physical and
  * 32 bits wide. 4 KiB pages keep self-modifying-code tracking cheap for
- * programs that put data on pages of their own (ARCHITECTURE.md).
+ * programs that put data on pages of their own (docs/architecture.md).
  */
 #ifndef LANAI_CPU_PARAM_H
 #define LANAI_CPU_PARAM_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * LANai v11 CPU (shared/docs/lanai-isa.md), held to the reference
+ * LANai v11 CPU (docs/lanai-isa.md), held to the reference
  * interpreter ref/iss (docs/lanai-iss.md lists the choices for the cases
  * the hardware leaves undefined; this target makes the same ones).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * LANai v11 translation to TCG. Section numbers refer to
- * shared/docs/lanai-isa.md; every choice for an undefined case is the one
+ * docs/lanai-isa.md; every choice for an undefined case is the one
  * ref/iss makes (docs/lanai-iss.md), because ref/iss is the golden model.
  *
  * Delay slots. A write to pc does not jump at once: like ref/iss, the
