@@ -213,8 +213,8 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
     if (h->dst_port >= NC_ABI_PORTS || h->len > NC_FW_MTU || n != NC_PKT_HDR + h->len ||
         h->msg_len > NC_ABI_MAX_MSG || h->offset > h->msg_len || h->len > h->msg_len - h->offset)
         return false;   /* malformed: never acknowledged */
-#ifdef NC_BROKEN_BARRIER_UNORDERED
-    /* broken on purpose (tests/barrier/suite): a barrier packet is taken
+#ifdef NC_BROKEN_COLL_UNORDERED
+    /* broken on purpose (tests/barrier/suite): a collective's packet is taken
      * when it arrives, even past a gap, so it can overtake a message sent
      * before it that was lost; the sender's resend is then a duplicate */
     if (h->type != NC_PT_DATA && (int32_t)(h->seq - c->w.expected) > 0) {

@@ -1,0 +1,3 @@
+# The one-way arrows between rooms (docs/architecture.md): tests/arch/check
+# and its suite, which plants a violation of each rule in a copy of the tree.
+CHECK_SUITES += tests/arch/suite
