@@ -63,11 +63,8 @@ static uint32_t bar_list[NC_ABI_PORTS][1 + NC_BAR_MAX_STEPS] __attribute__((alig
  * recorded their result is known, so only the open flag is set. */
 static uint32_t n_unexp[NC_ABI_PORTS], n_held[NC_ABI_PORTS];
 
-static int bar_id;          /* ours, from the core (mcp_fetch) */
-
-static void bar_init(int id)
+static void bar_init(void)
 {
-    bar_id = id;
     /* rec[] is not nc_bar_init'ed: the loader zeroes SRAM, and all zero is
      * what nc_bar_init makes (closed, nothing recorded); clearing the
      * eight 2 KB records here would overrun the loader's 500 us handshake */
@@ -83,7 +80,7 @@ static void send_pkt(uint32_t pi, uint32_t node, uint32_t port, uint8_t kind, ui
                      uint32_t id1)
 {
     PLOG(2);
-    (void)mcp_send(pi, node, port, kind, id0, id1);     /* the pool suffices by sizing */
+    (void)mcp_send(pi, node, port, kind, id0, id1, 0);     /* the pool suffices by sizing */
     PLOG(3);
 }
 
@@ -151,6 +148,8 @@ static void bar_refuse(uint32_t pi, uint32_t status, uint32_t cookie)
     port_event(pi, port_gen(pi), NC_EV_BARRIER, status, cookie, 0, 0, 0);
 }
 
+static void bar_desc_done(uint32_t pi, uint32_t gen, uint16_t len, bool last, bool ok);
+
 static void bar_cmd(uint32_t pi, const uint32_t *a)
 {
     struct bar *b = &bars[pi];
@@ -173,7 +172,7 @@ static void bar_cmd(uint32_t pi, const uint32_t *a)
         return bar_refuse(pi, NC_ST_EFAULT, cookie);
     b->state = B_LOADING;
     b->loaded_gen = 0;
-    if (!mcp_fetch(bar_id, pi, b->gen, (uint16_t)len, bar_list[pi], hi, lo, len)) {
+    if (!mcp_fetch(bar_desc_done, pi, b->gen, (uint16_t)len, bar_list[pi], hi, lo, len)) {
         b->state = B_IDLE;
         bar_refuse(pi, NC_ST_ENORES, cookie);
     }
@@ -203,8 +202,9 @@ static bool parse(uint32_t pi, uint32_t len)
     return true;
 }
 
-static void bar_desc_done(uint32_t pi, uint32_t gen, uint32_t len, bool ok)
+static void bar_desc_done(uint32_t pi, uint32_t gen, uint16_t len, bool last, bool ok)
 {
+    (void)last;
     struct bar *b = &bars[pi];
 
     if (b->state != B_LOADING || b->gen != gen || port_gen(pi) != gen)
@@ -329,7 +329,6 @@ const struct mcp_coll nc_barrier = {
     .init = bar_init,
     .command = bar_cmd,
     .packet = bar_packet,
-    .dma_done = bar_desc_done,
     .port_open = bar_port_open,
     .port_closed = bar_port_closed,
 };

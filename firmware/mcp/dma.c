@@ -2,14 +2,11 @@
 /*
  * The two host-DMA engines (E2L: host to LANai, the SDMA path; L2E: LANai to
  * host, the RDMA and event path). Each runs one block at a time from a FIFO
- * of requests; a completed block calls back its owner by kind. One FIFO per
+ * of requests; a completed block calls its request's callback. One FIFO per
  * engine keeps order: a message's data reaches the host before its event.
  */
 #include "mcp_dma.h"
 #include "mcp_port.h"
-#include "mcp_tx.h"
-#include "mcp_rx.h"
-#include "mcp_plugin.h"
 
 struct engine {
     struct dma_req q[NC_FW_DMA_QUEUE];
@@ -20,36 +17,20 @@ struct engine {
 static struct engine eng[2];   /* 0: L2E, 1: E2L */
 static volatile struct hal_dma_desc desc[2] __attribute__((aligned(8)));
 
-/* A finished (or empty) transfer: its owner's callback. Takes the fields,
- * not the request: the request's slot is free again when this runs, and
- * copying the whole request cost more than the callback. */
-static void complete(uint32_t kind, uint32_t port, uint32_t gen, uint16_t arg, bool last,
-                     bool ok)
-{
-    if (kind == DMA_SDMA)
-        tx_sdma_done(arg, ok);
-    else if (kind == DMA_RDMA) {
-        if (last)
-            rx_rdma_done(arg);
-    } else if (kind == DMA_EVENT)
-        port_event_dma_done(arg);
-    else
-        plugin_dma_done(kind - DMA_PLUGIN0, port, gen, arg, ok);
-}
-
 /* Take the request at the head of engine e off its queue and call its
  * owner back. Inlined where the engine is a constant (start, poll_on), so
  * are its queue's addresses. */
 static inline __attribute__((always_inline)) void pop_complete(struct engine *g, bool ok)
 {
     const struct dma_req *r = &g->q[g->head];
-    uint32_t kind = r->kind, port = r->port, gen = r->gen;
+    dma_done_fn done = r->done;
+    uint32_t port = r->port, gen = r->gen;
     uint16_t arg = r->arg;
     bool last = r->last;
 
     g->head = (g->head + 1) % NC_FW_DMA_QUEUE;
     g->count--;
-    complete(kind, port, gen, arg, last, ok);
+    done(port, gen, arg, last, ok);
 }
 
 /* Start the head of engine e's queue (completing at once what moves
@@ -66,8 +47,7 @@ static inline __attribute__((always_inline)) void start(int e)
         NC_OPAQUE(r);
         /* a transfer for a port that closed since it was queued never
          * touches that process's memory */
-        bool stale = (r->kind == DMA_RDMA || r->kind == DMA_EVENT) &&
-                     ports[r->port].gen != r->gen;
+        bool stale = r->checkgen && ports[r->port].gen != r->gen;
         if (!stale && r->len) {
             hal_dma_start(&desc[e], e == 1, r->lar, r->eah, r->eal, r->len);
             g->busy = true;

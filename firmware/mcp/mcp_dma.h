@@ -8,15 +8,22 @@
 
 #include "mcp_base.h"
 
-/* DMA_PLUGIN0 + id: a transfer of collective id (mcp_fetch) */
-enum dma_kind { DMA_SDMA, DMA_RDMA, DMA_EVENT, DMA_PLUGIN0 };
+/* A request's completion callback, as GM's DMA descriptors carry theirs:
+ * called once the engine moved the block (ok) or refused it (!ok: a bus
+ * address the host does not have), or at once for a request that moves
+ * nothing (len 0, or its port closed since: checkgen). The request's queue
+ * slot is free again when it runs, so it gets the fields, not the request. */
+typedef void (*dma_done_fn)(uint32_t port, uint32_t gen, uint16_t arg, bool last, bool ok);
 struct dma_req {            /* 32 bytes: a queue slot's address is a shift */
-    uint8_t kind, port;
-    uint16_t arg;           /* packet descriptor, rx buffer or event slot */
-    uint32_t gen;           /* port generation when queued (RDMA, EVENT) */
-    uint32_t lar, eah, eal, len;
+    dma_done_fn done;
+    uint8_t port;
     uint8_t last;           /* RDMA: buffer is released after this one */
-    uint8_t pad[7];
+    uint8_t checkgen;       /* dropped (len taken as 0) if port's generation is no longer gen */
+    uint8_t pad;
+    uint16_t arg;           /* the owner's: packet descriptor, rx buffer, event slot */
+    uint16_t pad2;
+    uint32_t gen;           /* port generation when queued */
+    uint32_t lar, eah, eal, len;
 };
 /* Queue a transfer; false when the queue is full (callers size their pools
  * so that it never is). */

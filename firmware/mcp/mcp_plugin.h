@@ -3,10 +3,12 @@
  * The MCP core as a host for collectives (plugin.c). A collective is a
  * table of callbacks the core calls at its moments: a host command of the
  * collective's, an in-sequence packet of one of its types, a host-DMA
- * transfer it asked for done, a port opened or closed. What a collective
- * may ask of the core in return is below: sequenced zero-length packets
- * (tokens taken from and given back to the core's pool), host-DMA into
- * SRAM, and, through mcp_port.h, events and a port's state. The core names
+ * a port opened or closed. What a collective may ask of the core in
+ * return is below: sequenced zero-length packets on send tokens from the
+ * core's pool, each with its completion callback (the token is the
+ * collective's until it gives it back), host-DMA into SRAM with a
+ * completion callback, and, through mcp_port.h, events and a port's state.
+ * The core names
  * no collective: the image (firmware/mcp_image.c) registers the ones it
  * holds in mcp_plugins(), which the core calls at start-up.
  *
@@ -20,49 +22,52 @@
 #define NC_MCP_PLUGIN_H
 
 #include "mcp_base.h"
+#include "mcp_dma.h"
+#include "mcp_port.h"
 
 #define MCP_PLUGINS 4u      /* collectives one image may hold */
 
 struct mcp_coll {
     uint32_t cmd;                   /* its host command (NC_CMD_*); 0: none */
     uint8_t type_first, type_last;  /* its packet types: low bytes, inclusive */
-    void (*init)(int id);           /* at registration, with its id (mcp_fetch) */
+    void (*init)(void);             /* at registration */
     void (*command)(uint32_t port, const uint32_t *a);
     /* an in-sequence packet of its types from node src */
     void (*packet)(uint32_t src, const struct nc_pkt *h);
-    /* a transfer of mcp_fetch done (ok: the engine moved it) */
-    void (*dma_done)(uint32_t port, uint32_t gen, uint32_t arg, bool ok);
     void (*port_open)(uint32_t port);   /* after its generation changed */
     void (*port_closed)(uint32_t port);
 };
 
 /* Defined by the image: registers each collective it holds. */
 void mcp_plugins(void);
-/* Register c and call its init; its id (for mcp_fetch), or -1 when the
- * table is full or its types or command are taken. */
+/* Register c and call its init; its index, or -1 when the table is full or
+ * its types or command are taken. */
 int mcp_register(const struct mcp_coll *c);
 
 /* ---- what the core does for collectives ------------------------------- */
 /* A packet of type 0x0A00 | type (no payload) from local port to (node,
- * dport), in the connection's sequence, with words id0 and id1; false if
- * the pool of tokens (NC_FW_COLL_TOKENS) is empty. */
+ * dport), in the connection's sequence, with words id0 and id1, on a token
+ * from the pool (NC_FW_COLL_TOKENS); false if the pool is empty. When the
+ * packet is acknowledged (or dropped: its port closed, status
+ * NC_ST_ECLOSED) the core calls done(tok, status), which then owns the
+ * token and gives it back with mcp_release; a NULL done gives it back at
+ * once. */
 bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32_t id0,
-              uint32_t id1);
+              uint32_t id1, stoken_done_fn done);
+/* Give a token of mcp_send's back to the pool. */
+void mcp_release(uint16_t tok);
 /* Host memory (hi:lo, len bytes, checked against port's registered
- * memory by the caller) into SRAM at to, on the E2L engine; then the
- * collective id's dma_done(port, gen, arg, ok). False if the queue is full. */
-bool mcp_fetch(int id, uint32_t port, uint32_t gen, uint16_t arg, void *to, uint32_t hi,
-               uint32_t lo, uint32_t len);
+ * memory by the caller) into SRAM at to, on the E2L engine; then
+ * done(port, gen, arg, true, ok). False if the queue is full. */
+bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void *to,
+               uint32_t hi, uint32_t lo, uint32_t len);
 
 /* ---- what the core's parts call ---------------------------------------- */
 void plugin_init(void);
 /* the collective that owns packet type `type`, or NULL */
 const struct mcp_coll *plugin_of_type(uint32_t type);
 bool plugin_command(uint32_t port, const uint32_t *a);   /* false: no one takes it */
-void plugin_dma_done(uint32_t id, uint32_t port, uint32_t gen, uint32_t arg, bool ok);
 void plugin_port_open(uint32_t port);
 void plugin_port_closed(uint32_t port);
-/* A collective packet's token: acknowledged, or dropped unsent. */
-void plugin_token_done(uint16_t tok);
 
 #endif

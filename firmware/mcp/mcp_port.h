@@ -10,7 +10,15 @@
 
 struct region { uint32_t valid, hi, lo, len; };
 struct rtoken { uint32_t valid, hi, lo, len, cookie; };
+/* A send token's completion callback (GM's send descriptors carry theirs):
+ * called once, when the message is acknowledged (NC_ST_OK), refused
+ * (NC_ST_EPORTCLOSED: the receiver's port closed) or dropped unsent
+ * (NC_ST_ECLOSED: its own port closed). The token is the callback's from
+ * then on: it frees it, or sends it again (seed 000 section 5.1's
+ * multisend re-queues one packet to its next destination this way). */
+typedef void (*stoken_done_fn)(uint16_t tok, uint32_t status);
 struct stoken {             /* a send token: one message */
+    stoken_done_fn done;
     uint8_t used, port, dst_port, fence;
     uint8_t started;        /* its first packet was built */
     uint8_t kind;           /* 0: a message; else a collective's packet, type 0x0A00 | kind
@@ -21,6 +29,7 @@ struct stoken {             /* a send token: one message */
     uint32_t hi, lo, len, cookie;
     uint32_t built;         /* bytes packetised so far */
     uint32_t acked;         /* bytes acknowledged */
+    uint32_t pad2;          /* 48 bytes: an index is two shifts and an add (44 took three) */
 };
 struct port {
     uint32_t open, gen, cons;
@@ -56,9 +65,11 @@ void ports_poll(void);
 /* Post an event to port p (if still open in generation gen). */
 void port_event(uint32_t p, uint32_t gen, uint32_t type, uint32_t status, uint32_t cookie,
                 uint32_t len, uint32_t src, uint32_t src_port);
-void port_event_dma_done(uint16_t slot);
-/* Finish a send token: event to its port, token free. */
-void send_done(uint16_t tok, uint32_t status);
+/* Finish a send token: its completion callback. */
+static inline void send_done(uint16_t tok, uint32_t status)
+{
+    stok[tok].done(tok, status);
+}
 /* Take a receive token of port p that holds len bytes; NONE16 if none. */
 uint16_t port_take_rtoken(struct port *p, uint32_t len);
 /* The same, inlined for the usual case: the oldest buffer holds it. */

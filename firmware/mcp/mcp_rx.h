@@ -10,7 +10,6 @@
 
 void rx_init(void);
 void rx_packet(uint32_t isr);
-void rx_rdma_done(uint16_t buf);
 void rx_port_closed(uint32_t port);
 /* The cumulative ACK for peer, for a header going there now: whatever ACK
  * the peer was owed is then on its way (rx.c's delayed ACKs). */

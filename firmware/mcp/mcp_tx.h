@@ -21,7 +21,6 @@ void tx_message(uint16_t tok);      /* a new send token for its connection; then
 void tx_kick(uint32_t peer);        /* build and send peer's next packet now if the wire is free;
                                        tx_poll does the rest */
 void tx_poll(uint32_t isr);
-void tx_sdma_done(uint16_t pd, bool ok);
 void tx_ack(uint32_t peer, uint32_t ack);
 void tx_nack(uint32_t peer, uint32_t want);
 void tx_reject(uint32_t peer, uint32_t seq);

@@ -48,7 +48,7 @@ int mcp_register(const struct mcp_coll *c)
         by_cmd[c->cmd] = c;
     plugins[n_plugins++] = c;
     if (c->init)
-        c->init((int)id);
+        c->init();
     return (int)id;
 }
 
@@ -69,12 +69,6 @@ bool plugin_command(uint32_t port, const uint32_t *a)
     return true;
 }
 
-void plugin_dma_done(uint32_t id, uint32_t port, uint32_t gen, uint32_t arg, bool ok)
-{
-    if (id < n_plugins && plugins[id]->dma_done)
-        plugins[id]->dma_done(port, gen, arg, ok);
-}
-
 void plugin_port_open(uint32_t port)
 {
     for (uint32_t i = 0; i < n_plugins; i++)
@@ -89,14 +83,22 @@ void plugin_port_closed(uint32_t port)
             plugins[i]->port_closed(port);
 }
 
-void plugin_token_done(uint16_t k)
+void mcp_release(uint16_t k)
 {
     stok[k].used = 0;
     tok_free[tok_nfree++] = k;
 }
 
+/* the default completion of a collective's packet: the token goes back */
+static void token_done(uint16_t tok, uint32_t status)
+{
+    (void)status;
+    stok[tok].used = 0;
+    tok_free[tok_nfree++] = tok;
+}
+
 bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32_t id0,
-              uint32_t id1)
+              uint32_t id1, stoken_done_fn done)
 {
     uint16_t k;
     struct stoken *t;
@@ -112,6 +114,7 @@ bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32
     t->fence = 0;
     t->started = 0;
     t->kind = type;
+    t->done = done ? done : token_done;
     t->dst = (uint16_t)node;
     t->gen = id0;
     t->cookie = id1;
@@ -121,12 +124,13 @@ bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32
     return true;
 }
 
-bool mcp_fetch(int id, uint32_t port, uint32_t gen, uint16_t arg, void *to, uint32_t hi,
-               uint32_t lo, uint32_t len)
+bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void *to,
+               uint32_t hi, uint32_t lo, uint32_t len)
 {
     struct dma_req r;
 
-    r.kind = (uint8_t)(DMA_PLUGIN0 + id);
+    r.done = done;
+    r.checkgen = 0;
     r.port = (uint8_t)port;
     r.arg = arg;
     r.gen = gen;

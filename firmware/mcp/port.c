@@ -21,11 +21,35 @@ static uint32_t ev_stage[NC_FW_EV_STAGE][NC_EV_WORDS] __attribute__((aligned(8))
 static uint16_t ev_free[NC_FW_EV_STAGE];
 static uint32_t ev_nfree;
 
+/* An event's DMA is done: its staging slot is free, and the host is told. */
+static void event_dma_done(uint32_t port, uint32_t gen, uint16_t slot, bool last, bool ok)
+{
+    (void)port, (void)gen, (void)last, (void)ok;
+    ev_free[ev_nfree++] = slot;
+    hal_host_signal();
+}
+
+/* A message's send token: its SENT event, unless its port closed first
+ * (the process is gone: no event), then the token is free. */
+static void message_done(uint16_t tok, uint32_t status)
+{
+    struct stoken *t = &stok[tok];
+
+    NC_OPAQUE(t);
+    if (status != NC_ST_ECLOSED)
+        port_event(t->port, t->gen, NC_EV_SENT, status, t->cookie, t->len, t->dst, t->dst_port);
+    t->used = 0;
+}
+
 void ports_init(void)
 {
     for (uint32_t i = 0; i < NC_FW_EV_STAGE; i++)
         ev_free[i] = (uint16_t)i;
     ev_nfree = NC_FW_EV_STAGE;
+    /* the ports' send tokens always carry messages: their callback is set
+     * once here, not at every SEND (four instructions a message) */
+    for (uint32_t k = 0; k < NC_ABI_PORTS * NC_ABI_SEND_TOKENS; k++)
+        stok[k].done = message_done;
 }
 
 bool port_check(const struct port *p, uint32_t hi, uint32_t lo, uint32_t len)
@@ -72,7 +96,8 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
     lo = p->ev_lo + off;
     p->ev_next++;
     /* filled in its queue slot: no request on the stack to copy */
-    r->kind = DMA_EVENT;
+    r->done = event_dma_done;
+    r->checkgen = 1;
     r->port = (uint8_t)pi;
     r->arg = (uint16_t)slot;
     r->gen = gen;
@@ -86,23 +111,6 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
     PROF(6);
 }
 
-void port_event_dma_done(uint16_t slot)
-{
-    ev_free[ev_nfree++] = slot;
-    hal_host_signal();
-}
-
-void send_done(uint16_t tok, uint32_t status)
-{
-    struct stoken *t = &stok[tok];
-
-    NC_OPAQUE(t);
-    if (t->kind)
-        return plugin_token_done(tok);  /* a collective's packet: no event */
-    if (!t->fence)
-        port_event(t->port, t->gen, NC_EV_SENT, status, t->cookie, t->len, t->dst, t->dst_port);
-    t->used = 0;
-}
 
 uint16_t port_take_rtoken(struct port *p, uint32_t len)
 {

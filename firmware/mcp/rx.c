@@ -147,10 +147,15 @@ void rx_init(void)
     arm();
 }
 
-void rx_rdma_done(uint16_t b)
+/* A received payload is in host memory (its DMA request's callback): the
+ * packet's buffer is free after the message's last block. */
+static void rdma_done(uint32_t port, uint32_t gen, uint16_t b, bool last, bool ok)
 {
-    rx_held[b] = 0;
-    arm();
+    (void)port, (void)gen, (void)ok;
+    if (last) {
+        rx_held[b] = 0;
+        arm();
+    }
 }
 
 void rx_port_closed(uint32_t port)
@@ -185,9 +190,11 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
         if (!port_check(p, c->hi + (lo < c->lo), lo, h->len)) {
             c->discard = 2;
         } else {
-            struct dma_req r = { DMA_RDMA, c->port, b, c->gen,
-                                 (uint32_t)(uintptr_t)((const uint8_t *)h + NC_PKT_HDR),
-                                 c->hi + (lo < c->lo), lo, h->len, 1 };
+            struct dma_req r = {
+                .done = rdma_done, .port = c->port, .last = 1, .checkgen = 1,
+                .arg = b, .gen = c->gen,
+                .lar = (uint32_t)(uintptr_t)((const uint8_t *)h + NC_PKT_HDR),
+                .eah = c->hi + (lo < c->lo), .eal = lo, .len = h->len };
             held = dma_queue(false, &r);
         }
     }

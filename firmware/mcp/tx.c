@@ -81,6 +81,13 @@ static bool tx_idle(const struct txconn *c)
     return c->cur == NONE16 && c->send_next == c->w.base + c->w.count;
 }
 
+/* A fence's token: nothing to tell anyone (the fence is the core's). */
+static void fence_done(uint16_t tok, uint32_t status)
+{
+    (void)status;
+    stok[tok].used = 0;
+}
+
 void tx_init(void)
 {
     for (uint32_t i = 0; i < NC_ABI_MAX_NODES; i++) {
@@ -91,6 +98,9 @@ void tx_init(void)
     for (uint32_t i = 0; i < NC_FW_PKT_BUFS; i++)
         pd_free[i] = (uint16_t)i;
     pd_nfree = NC_FW_PKT_BUFS;
+    for (uint32_t peer = 0; peer < NC_ABI_MAX_NODES; peer++)
+        for (uint32_t port = 0; port < NC_ABI_PORTS; port++)
+            stok[NC_FENCE_TOK(peer, port)].done = fence_done;
 }
 
 static uint8_t *hdr_of(uint16_t i) { return pkt_buf[i] + 8; }
@@ -147,6 +157,23 @@ void tx_fence(uint32_t peer, uint32_t port)
         c->qtail = k;
     c->cur = k;
     set_active(peer);
+}
+
+/* A packet's payload is in SRAM (its DMA request's callback). */
+static void sdma_done(uint32_t port, uint32_t gen, uint16_t i, bool last, bool ok)
+{
+    (void)port, (void)gen, (void)last;
+    if (pd[i].dead) {
+        pd[i].state = PD_READY;
+        pd_release(i);
+        return;
+    }
+    /* ok is false only for a bus address the host's memory does not have:
+     * the payload is then zeros, and the host learned of it from the
+     * registration (docs/firmware.md); the packet still goes, so that the
+     * connection's sequence stays intact. */
+    (void)ok;
+    pd[i].state = PD_READY;
 }
 
 /* Cut the next packet of the cursor's message, start its SDMA. Always
@@ -208,7 +235,8 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
         d->state = PD_READY;
         return true;
     }
-    r.kind = DMA_SDMA;
+    r.done = sdma_done;
+    r.checkgen = 0;
     r.port = t->port;
     r.arg = i;
     r.gen = 0;
@@ -219,21 +247,6 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     r.last = 1;
     dma_queue(true, &r);    /* the E2L queue is deeper than the descriptor pool */
     return true;
-}
-
-void tx_sdma_done(uint16_t i, bool ok)
-{
-    if (pd[i].dead) {
-        pd[i].state = PD_READY;
-        pd_release(i);
-        return;
-    }
-    /* ok is false only for a bus address the host's memory does not have:
-     * the payload is then zeros, and the host learned of it from the
-     * registration (docs/firmware.md); the packet still goes, so that the
-     * connection's sequence stays intact. */
-    (void)ok;
-    pd[i].state = PD_READY;
 }
 
 /* Put the packet with sequence send_next on the wire, if it is ready. */
@@ -444,10 +457,7 @@ void tx_port_closed(uint32_t port)
                 q_unlink(c, prev, k);
                 if (c->cur == k)
                     c->cur = next;
-                if (stok[k].kind)
-                    plugin_token_done(k);
-                else
-                    stok[k].used = 0;
+                send_done(k, NC_ST_ECLOSED);
                 continue;
             }
             prev = k;
