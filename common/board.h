@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Access to one LANai 9 board through its 16 MB board window (the PCI BAR
- * of docs/lanai9-nic.md; offsets in firmware/hal/lanai9_regs.h).
+ * of docs/lanai9-nic.md; offsets in include/nicoll/lanai9_regs.h).
  * The window is a big-endian byte array, as the LANai sees its memory:
  * nc_board_read32/write32 convert. Backends: 'mmap' maps a file, which is
  * either a real board's sysfs resource file (/sys/bus/pci/devices/.../

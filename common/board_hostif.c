@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The board backend of a host program in the emulated cluster: the board
- * window through the host interface's PIO (lanai-emu/host/hostif.h), every
+ * window through the host interface's PIO (include/nicoll/hostif.h), every
  * access a timed PIO (blocks as PIO bursts), delays spent as host compute time. With it the same
  * loader (fwload.c) that flashes a real board boots an emulated one.
  */

@@ -7,7 +7,7 @@
  *   2. read the EEPROM (SRAM size, clock value); check the image fits
  *   3. zero SRAM, write CLOCK
  *   4. copy the image's segments (bss stays zero)
- *   5. fill the host-shared block (firmware/mcp/shared_block.h)
+ *   5. fill the host-shared block (include/nicoll/shared_block.h)
  *   6. verify: read every segment back, CRC-32 against the image
  *   7. EIMR = 0, release reset
  *   8. handshake: poll the shared block's ready word, a bounded number of

@@ -16,7 +16,7 @@
  * (tx.c, rx.c): numbered, acknowledged (late: rx.c's delayed ACKs),
  * retransmitted, in order with messages. Their type is 0x0A00 | b for a
  * byte b in the collective's range; pad2[0..1] carry two words of the
- * collective's (wire.h).
+ * collective's (include/nicoll/nc_wire.h).
  */
 #ifndef NC_MCP_PLUGIN_H
 #define NC_MCP_PLUGIN_H

@@ -19,7 +19,7 @@
  *
  * Delayed ACKs: a collective's packet (a barrier's) is not acknowledged at
  * once. Every packet that goes to its sender carries the cumulative ACK
- * (wire.h), and in a barrier one often does soon (the partner's own
+ * (include/nicoll/nc_wire.h), and in a barrier one often does soon (the partner's own
  * barrier message); only if none has gone within ACK_DELAY() (three
  * quarters of the retransmission timeout: the sender's timer never sees
  * the delay) of the oldest packet owed does an ACK packet go, at that

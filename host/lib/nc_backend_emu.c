@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libnicoll's emu backend: a host program of the emulated cluster, over
- * the host interface (lanai-emu/host/hostif.h), every access timed. */
+ * the host interface (include/nicoll/hostif.h), every access timed. */
 #include "nicoll/hostif.h"
 #include "nc_backend.h"
 #include "nicoll.h"

@@ -3,7 +3,7 @@
  * libnicoll over any backend: the port's command ring in the NIC's SRAM
  * (written by PIO), its event ring in host memory (written by the NIC's
  * DMA), tokens, the table of DMA-able memory and registered regions.
- * The layout and codes are the MCP's (firmware/mcp/nc_abi.h).
+ * The layout and codes are the MCP's (include/nicoll/nc_abi.h).
  */
 #include <stdlib.h>
 #include <string.h>

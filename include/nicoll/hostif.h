@@ -41,7 +41,7 @@ void nc_host_compute_ns(uint64_t ns);
 void nc_host_charge_post(void);
 void nc_host_charge_recv(void);
 
-/* 32-bit PIO to the board window (offsets as firmware/hal/lanai9_regs.h).
+/* 32-bit PIO to the board window (offsets as include/nicoll/lanai9_regs.h).
  * A write is posted: it costs the profile's PIO-write time and lands on the
  * board its write latency later. A read stalls until the value is back. */
 void nc_host_pio_write32(uint32_t off, uint32_t val);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of the firmware loader (host/lib/fwload.c) against an in-memory
+ * Tests of the firmware loader (common/fwload.c) against an in-memory
  * board whose "firmware" is scripted: it comes up after a few polls, never,
  * with an error, or rewrites its code; the board can lose SRAM writes.
  * usage: test_fwload fw_ready.img fw_ready.elf

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of the board window (lanai-emu/nic/board.c): power-up hold, SRAM
+ * Tests of the board window (lanai-emu/nic/board_window.c): power-up hold, SRAM
  * through the window, the control register, the host interrupt, specials
  * and EEPROM from the host side; and a whole load through the window: the
- * host library's loader (host/lib/fwload.c) writes tests/host/fw_ready.img
+ * host library's loader (common/fwload.c) writes tests/host/fw_ready.img
  * into SRAM and releases reset, and the reference interpreter (ref/iss),
  * standing in for the LANai CPU at 133 MHz, runs it until it answers the
  * handshake. usage: test_board fw_ready.img

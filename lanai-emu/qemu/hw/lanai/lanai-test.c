@@ -12,7 +12,7 @@
  * Any other access to them, or to an address that is neither RAM nor one of
  * them, traps (QEMU exits with status 125). The program (-kernel) is an ELF
  * or a nicoll flat image, read by the same loader as lanai-iss
- * (firmware/toolchain/lib/loadable.c, copied into nicoll/ by the build).
+ * (common/loadable.c, copied into nicoll/ by the build).
  * RAM is -m bytes, or exactly mem= bytes (-m rounds up to 8 KiB; lanai-qemu
  * passes both, so that --mem means what it means to lanai-iss).
  * Its arguments come from -append, space-separated, with '%XX' escapes for
