@@ -14,16 +14,18 @@
 
 #include "board.h"
 #include "nicoll/lanai9_regs.h"
+#include "nicoll/nc_endian.h"
 
 struct mmap_ctx {
     volatile uint8_t *base;
     size_t size;
 };
 
+/* A word as it sits in the (big-endian) window, in host order: swapping is
+ * symmetric, so the same function converts back. */
 static uint32_t from_be(uint32_t raw)
 {
-    const uint8_t *p = (const uint8_t *)&raw;
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    return nc_get_be32((const uint8_t *)&raw);
 }
 
 static uint32_t m_read32(struct nc_board *b, uint32_t off)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "nicoll/nc_endian.h"
 
 void nc_board_read_words(struct nc_board *b, uint32_t off, void *buf, size_t len)
 {
@@ -14,7 +15,9 @@ void nc_board_read_words(struct nc_board *b, uint32_t off, void *buf, size_t len
 
     for (size_t i = 0; i < len; i += 4) {
         uint32_t w = b->ops->read32(b, off + (uint32_t)i);
-        uint8_t bytes[4] = { (uint8_t)(w >> 24), (uint8_t)(w >> 16), (uint8_t)(w >> 8), (uint8_t)w };
+        uint8_t bytes[4];
+
+        nc_put_be32(bytes, w);
         memcpy(d + i, bytes, len - i < 4 ? len - i : 4);
     }
 }
@@ -29,7 +32,6 @@ void nc_board_write_words(struct nc_board *b, uint32_t off, const void *buf, siz
             nc_board_read_words(b, off + (uint32_t)i, bytes, 4);
         memcpy(bytes, s + i, len - i < 4 ? len - i : 4);
         b->ops->write32(b, off + (uint32_t)i,
-                        (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 |
-                        (uint32_t)bytes[2] << 8 | bytes[3]);
+                        nc_get_be32(bytes));
     }
 }

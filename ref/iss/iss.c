@@ -193,7 +193,7 @@ static bool load(struct iss *s, uint32_t addr, unsigned size, uint32_t *val)
         return false;
     }
     p = s->ram + addr;
-    *val = size == 4 ? nc_get_be32(p) : size == 2 ? (uint32_t)(p[0] << 8 | p[1]) : p[0];
+    *val = size == 4 ? nc_get_be32(p) : size == 2 ? nc_get_be16(p) : p[0];
     return true;
 }
 
@@ -217,8 +217,7 @@ static bool store(struct iss *s, uint32_t addr, unsigned size, uint32_t val)
     if (size == 4) {
         nc_put_be32(p, val);
     } else if (size == 2) {
-        p[0] = (uint8_t)(val >> 8);
-        p[1] = (uint8_t)val;
+        nc_put_be16(p, (uint16_t)val);
     } else {
         p[0] = (uint8_t)val;
     }

@@ -468,7 +468,6 @@ static void gen_print(void)
 }
 
 /* ---- ELF ------------------------------------------------------------- */
-static void put16(uint8_t *p, uint16_t v) { p[0] = v >> 8; p[1] = (uint8_t)v; }
 
 static uint8_t *make_elf(uint32_t entry, unsigned nstreams, size_t *len)
 {
@@ -481,15 +480,15 @@ static uint8_t *make_elf(uint32_t entry, unsigned nstreams, size_t *len)
     *len = data_off + data_len;
     f = calloc(1, *len);
     memcpy(f, "\177ELF\1\2\1", 7);
-    put16(f + 16, 2);                 /* ET_EXEC */
-    put16(f + 18, 244);               /* EM_LANAI */
+    nc_put_be16(f + 16, 2);                 /* ET_EXEC */
+    nc_put_be16(f + 18, 244);               /* EM_LANAI */
     nc_put_be32(f + 20, 1);
     nc_put_be32(f + 24, entry);
     nc_put_be32(f + 28, 52);         /* e_phoff */
-    put16(f + 40, 52);
-    put16(f + 42, 32);
-    put16(f + 44, 2);
-    put16(f + 46, 40);
+    nc_put_be16(f + 40, 52);
+    nc_put_be16(f + 42, 32);
+    nc_put_be16(f + 44, 2);
+    nc_put_be16(f + 46, 40);
     for (i = 0; i < 2; i++) {
         uint8_t *ph = f + 52 + 32 * i;
         uint32_t off = i ? (uint32_t)data_off : (uint32_t)code_off;

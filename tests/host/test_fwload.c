@@ -21,6 +21,7 @@
 #include "fwload.h"
 #include "nicoll/lanai9_regs.h"
 #include "nicoll/shared_block.h"
+#include "nicoll/nc_endian.h"
 
 enum fw_mode { FW_OK, FW_NEVER, FW_ERROR, FW_SELF_MODIFY };
 
@@ -39,19 +40,10 @@ static struct memboard mb;
 static uint8_t *img, *elf;
 static size_t img_len, elf_len;
 
-static uint32_t be(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
-}
 
 static uint32_t sb_addr(void)
 {
-    return NC_SB_ADDR(be(mb.win + L9_BAR_EEPROM + L9_EE_SRAM_SIZE));
+    return NC_SB_ADDR(nc_get_be32(mb.win + L9_BAR_EEPROM + L9_EE_SRAM_SIZE));
 }
 
 static void mb_write(struct nc_board *b, uint32_t off, const void *buf, size_t len)
@@ -75,19 +67,19 @@ static uint32_t mb_read32(struct nc_board *b, uint32_t off)
     /* the scripted firmware runs when the host polls its ready word */
     if (mb.released && off == sb_addr() + NC_SB_OFF_READY && ++mb.polls >= mb.ready_after) {
         if (mb.mode != FW_NEVER)
-            put(mb.win + off, NC_SB_READY_MAGIC);
+            nc_put_be32(mb.win + off, NC_SB_READY_MAGIC);
         if (mb.mode == FW_ERROR)
-            put(mb.win + sb_addr() + NC_SB_OFF_FW_STATUS, 7);
+            nc_put_be32(mb.win + sb_addr() + NC_SB_OFF_FW_STATUS, 7);
         if (mb.mode == FW_SELF_MODIFY)
             mb.win[0x10] ^= 1;
     }
-    return be(mb.win + off);
+    return nc_get_be32(mb.win + off);
 }
 
 static void mb_write32(struct nc_board *b, uint32_t off, uint32_t v)
 {
     uint8_t w[4];
-    put(w, v);
+    nc_put_be32(w, v);
     if (off == L9_BAR_CONTROL) {
         if (mb.ncontrol < 16)
             mb.control_writes[mb.ncontrol++] = v;
@@ -114,8 +106,8 @@ static struct nc_board board(uint32_t sram, enum fw_mode mode, unsigned ready_af
     struct nc_board b = { &mb_ops, NULL, "memboard" };
     memset(&mb, 0, sizeof mb);
     memset(mb.win, 0xA5, L9_BAR_SRAM + (8u << 20));    /* SRAM starts dirty */
-    put(mb.win + L9_BAR_EEPROM + L9_EE_SRAM_SIZE, sram);
-    put(mb.win + L9_BAR_EEPROM + L9_EE_CLOCKVAL, 0x50);
+    nc_put_be32(mb.win + L9_BAR_EEPROM + L9_EE_SRAM_SIZE, sram);
+    nc_put_be32(mb.win + L9_BAR_EEPROM + L9_EE_CLOCKVAL, 0x50);
     mb.mode = mode;
     mb.ready_after = ready_after;
     mb.lose_write_at = -1;
@@ -135,7 +127,7 @@ static void test_load_success(void **st)
     struct nc_fw_options o = { 5, 16, 0, 0 };
     struct nc_fw_info info;
     char err[300];
-    uint32_t sb = NC_SB_ADDR(2u << 20), nsegs = be(img + 20);
+    uint32_t sb = NC_SB_ADDR(2u << 20), nsegs = nc_get_be32(img + 20);
     (void)st;
     assert_int_equal(nc_fw_load(&b, "fw.img", img, img_len, &o, &info, err, sizeof err), NC_LOAD_OK);
     assert_int_equal(info.polls, 3);
@@ -145,22 +137,22 @@ static void test_load_success(void **st)
     assert_int_equal(mb.control_writes[1], L9_CTL_RESET_ON);
     assert_int_equal(mb.control_writes[2], L9_CTL_RESET_OFF);
     assert_int_equal(mb.control_writes[3], L9_CTL_INT_ENABLE);
-    assert_int_equal(be(mb.win + L9_BAR_SPECIAL + L9_CLOCK), 0x50);
-    assert_int_equal(be(mb.win + L9_BAR_SPECIAL + L9_EIMR), 0);
+    assert_int_equal(nc_get_be32(mb.win + L9_BAR_SPECIAL + L9_CLOCK), 0x50);
+    assert_int_equal(nc_get_be32(mb.win + L9_BAR_SPECIAL + L9_EIMR), 0);
     /* every segment is in SRAM; everything else was zeroed */
     for (uint32_t i = 0; i < nsegs; i++) {
         const uint8_t *e = img + 48 + 16 * i;
-        uint32_t addr = be(e), mem = be(e + 4), file = be(e + 8), off = be(e + 12);
+        uint32_t addr = nc_get_be32(e), mem = nc_get_be32(e + 4), file = nc_get_be32(e + 8), off = nc_get_be32(e + 12);
         assert_memory_equal(mb.win + addr, img + off, file);
         for (uint32_t k = file; k < mem; k++)
             assert_int_equal(mb.win[addr + k], 0);
     }
     assert_int_equal(mb.win[sb - 1], 0);
     /* the shared block */
-    assert_int_equal(be(mb.win + sb + NC_SB_OFF_MAGIC), NC_SB_MAGIC);
-    assert_int_equal(be(mb.win + sb + NC_SB_OFF_VERSION), NC_SB_VERSION);
-    assert_int_equal(be(mb.win + sb + NC_SB_OFF_NODE_ID), 5);
-    assert_int_equal(be(mb.win + sb + NC_SB_OFF_NNODES), 16);
+    assert_int_equal(nc_get_be32(mb.win + sb + NC_SB_OFF_MAGIC), NC_SB_MAGIC);
+    assert_int_equal(nc_get_be32(mb.win + sb + NC_SB_OFF_VERSION), NC_SB_VERSION);
+    assert_int_equal(nc_get_be32(mb.win + sb + NC_SB_OFF_NODE_ID), 5);
+    assert_int_equal(nc_get_be32(mb.win + sb + NC_SB_OFF_NNODES), 16);
     assert_memory_equal(mb.win + sb + NC_SB_OFF_BUILD_ID, img + 40, 8);
     assert_memory_equal(info.build_id, img + 40, 8);
 }

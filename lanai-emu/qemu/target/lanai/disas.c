@@ -20,7 +20,7 @@ int lanai_print_insn(bfd_vma addr, disassemble_info *info)
         info->memory_error_func(-1, addr, info);
         return -1;
     }
-    insn = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+    insn = nc_get_be32(b);
     iss_disas(insn, (uint32_t)addr, text, sizeof text);
     info->fprintf_func(info->stream, "%08x  %s", insn, text);
     return 4;
