@@ -8,88 +8,85 @@
  * (myrinet-hostif.syms).
  *
  * Before the program's main, the host loads the firmware the way a driver
- * does: host/lib/fwload.c through a board backend whose every access is a
+ * does: common/fwload.c through a board backend whose every access is a
  * PIO of this host (no back door into SRAM). Whole-buffer accesses of the
  * loader (zeroing SRAM, copying segments, verifying) are PIO bursts: one
  * request per 4 KiB, costing the host what the words would cost one by
  * one; a burst write lands as a whole when its last word would, a burst
  * read samples the board when its first word would.
+ *
+ * What a host asks of the machine (hostrt_machine, whose opaque pointer is
+ * the machine) becomes an event at its node or a console line.
  */
 #include "qemu/osdep.h"
 #include "lanai-args.h"
 #include "qemu/units.h"
 #include "qemu/error-report.h"
 #include "hw/boards.h"
+#include "hw/qdev-core.h"
 #include <dlfcn.h>
-#include "myrinet.h"
+#include "myrinet-node.h"
 #include "nicoll/hostif.h"
 #include "nicoll/fwload.h"
 #include "nicoll/loadable.h"
 
-static MyrinetState *HM;
-
 /* ---- requests from the hosts (hostrt_machine) ---------------------------- */
 
-void mr_host_pio_write(void *opaque, unsigned node, uint64_t t, uint32_t off,
-                       uint32_t v)
+static void post_pio(MyrinetState *m, unsigned node, uint64_t t,
+                     enum mr_ev_kind kind, uint32_t off, uint32_t val,
+                     uint8_t *data, uint32_t len)
 {
     MrEvent *e = g_new0(MrEvent, 1);
 
     e->t_ps = t;
-    e->kind = MR_EV_PIO_WRITE;
+    e->kind = kind;
     e->off = off;
-    e->val = v;
-    mr_post(&HM->node[node], e);
-}
-
-void mr_host_pio_read(void *opaque, unsigned node, uint64_t t, uint32_t off)
-{
-    MrEvent *e = g_new0(MrEvent, 1);
-
-    e->t_ps = t;
-    e->kind = MR_EV_PIO_READ;
-    e->off = off;
-    mr_post(&HM->node[node], e);
-}
-
-void mr_host_pio_write_block(void *opaque, unsigned node, uint64_t t, uint32_t off,
-                             const void *buf, uint32_t len)
-{
-    MrEvent *e = g_new0(MrEvent, 1);
-
-    e->t_ps = t;
-    e->kind = MR_EV_PIO_WRITE_BLOCK;
-    e->off = off;
+    e->val = val;
+    e->data = data;
     e->len = len;
-    e->data = g_memdup2(buf, len);
-    mr_post(&HM->node[node], e);
+    mr_post(&m->node[node], e);
 }
 
-void mr_host_pio_read_block(void *opaque, unsigned node, uint64_t t, uint32_t off,
-                            void *buf, uint32_t len)
+static void host_pio_write(void *opaque, unsigned node, uint64_t t,
+                           uint32_t off, uint32_t v)
 {
-    MrEvent *e = g_new0(MrEvent, 1);
-
-    e->t_ps = t;
-    e->kind = MR_EV_PIO_READ_BLOCK;
-    e->off = off;
-    e->len = len;
-    e->data = buf;              /* filled when the board answers */
-    mr_post(&HM->node[node], e);
+    post_pio(opaque, node, t, MR_EV_PIO_WRITE, off, v, NULL, 0);
 }
 
-void mr_host_console(void *opaque, unsigned node, uint64_t t, const char *s,
-                     size_t len)
+static void host_pio_read(void *opaque, unsigned node, uint64_t t, uint32_t off)
 {
-    mr_console(&HM->node[node], t, s, len);
+    post_pio(opaque, node, t, MR_EV_PIO_READ, off, 0, NULL, 0);
+}
+
+static void host_pio_write_block(void *opaque, unsigned node, uint64_t t,
+                                 uint32_t off, const void *buf, uint32_t len)
+{
+    post_pio(opaque, node, t, MR_EV_PIO_WRITE_BLOCK, off, 0,
+             g_memdup2(buf, len), len);
+}
+
+static void host_pio_read_block(void *opaque, unsigned node, uint64_t t,
+                                uint32_t off, void *buf, uint32_t len)
+{
+    /* buf is filled when the board answers */
+    post_pio(opaque, node, t, MR_EV_PIO_READ_BLOCK, off, 0, buf, len);
+}
+
+static void host_console(void *opaque, unsigned node, uint64_t t,
+                         const char *s, size_t len)
+{
+    MyrinetState *m = opaque;
+
+    mr_console(&m->node[node], t, s, len);
 }
 
 /* The topology's routes (up*-down*), as route bytes 0x80 | port. */
-int mr_host_route(void *opaque, unsigned node, unsigned dst, uint8_t *route,
-                  size_t max)
+static int host_route(void *opaque, unsigned node, unsigned dst,
+                      uint8_t *route, size_t max)
 {
+    MyrinetState *m = opaque;
     uint8_t ports[TOPO_MAX_HOPS];
-    int len = topo_route(HM->topo, node, dst, ports);
+    int len = topo_route(m->topo, node, dst, ports);
 
     if (len < 0 || (size_t)len > max) {
         return -1;
@@ -100,19 +97,26 @@ int mr_host_route(void *opaque, unsigned node, unsigned dst, uint8_t *route,
     return len;
 }
 
-/* Every host's first job: load the firmware through its board window. */
+/*
+ * Every host's first job: load the firmware through its board window.
+ * hostrt starts a host with main's arguments only, no context pointer:
+ * this is the one place the machine finds itself without being passed, as
+ * QEMU's current machine (qdev_get_machine()), and the node as the host
+ * hostrt is running.
+ */
 static int host_entry(int argc, char **argv)
 {
-    MrNode *n = &HM->node[nc_host_node()];
+    MyrinetState *m = MYRINET_MACHINE(qdev_get_machine());
+    MrNode *n = &m->node[nc_host_node()];
     struct nc_board b;
-    struct nc_fw_options o = { .node_id = n->id, .nnodes = HM->nodes };
+    struct nc_fw_options o = { .node_id = n->id, .nnodes = m->nodes };
     struct nc_fw_info info;
     char err[512];
     int rc;
 
     nc_board_open_hostif(&b);   /* PIO bursts through this host's clock */
     snprintf(b.name, sizeof b.name, "node %u", n->id);
-    rc = nc_fw_load(&b, HM->firmware, HM->fw_image, HM->fw_len, &o, &info,
+    rc = nc_fw_load(&b, m->firmware, m->fw_image, m->fw_len, &o, &info,
                     err, sizeof err);
     if (rc) {
         nc_host_printf("firmware load failed: %s\n", err);
@@ -170,12 +174,13 @@ static void load_program(MyrinetState *m, MrNode *n, const char *image,
  * did and print what the hosts printed so far. */
 static void program_called_exit(int status, void *opaque)
 {
+    MyrinetState *m = opaque;
     int node = hostrt_current_node();
 
     if (node < 0) {
         return;
     }
-    mr_console_flush();
+    mr_console_flush(m);
     fflush(stdout);
     fprintf(stderr, "%s: node %d: the host program called exit(%d), which "
             "ends the whole cluster (end a host program by returning from "
@@ -191,7 +196,6 @@ void mr_hosts_init(MyrinetState *m)
     gsize len = 0;
     unsigned i;
 
-    HM = m;
     m->firmware = ms->firmware;
     if (!m->firmware) {
         error_report("no firmware image (firmware=FILE)");
@@ -226,19 +230,19 @@ void mr_hosts_init(MyrinetState *m)
             exit(2);
         }
     }
-    on_exit(program_called_exit, NULL);
+    on_exit(program_called_exit, m);
     args = lanai_split_args(m->program ? m->program : "host", m->args);
     for (i = 0; i < m->nodes; i++) {
         MrNode *n = &m->node[i];
         const struct profile_params *pp = n->pp;
         struct hostrt_machine hm = {
             .opaque = m,
-            .pio_write = mr_host_pio_write,
-            .pio_read = mr_host_pio_read,
-            .console = mr_host_console,
-            .pio_write_block = mr_host_pio_write_block,
-            .pio_read_block = mr_host_pio_read_block,
-            .route = mr_host_route,
+            .pio_write = host_pio_write,
+            .pio_read = host_pio_read,
+            .console = host_console,
+            .pio_write_block = host_pio_write_block,
+            .pio_read_block = host_pio_read_block,
+            .route = host_route,
         };
         struct hostrt_costs c = {
             .pio_read_ps = pp->pci_pio_read_ps,

@@ -1,194 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The myrinet cluster machine: state shared by its parts.
+ * The myrinet cluster machine (docs/myrinet.md), top layer. Its files are
+ * layered; each layer has one header, which includes the one below, and
+ * includes and calls go down only:
  *
- *   myrinet.c       the QOM machine: properties, nodes (CPU cluster, private
- *                   address space with SRAM and special registers), wiring
- *   myrinet-sync.c  time: per-node event queues, conservative windows, the
- *                   per-CPU instruction budget, the fabric, console output
- *   myrinet-host.c  hosts: per-node copies of the host program, the board
- *                   backend the firmware loader uses over PIO
+ *   machine      myrinet.c         QOM type, properties, init, reset
+ *   (myrinet.h)  myrinet-hw.c      the nodes' QEMU hardware and callbacks
+ *        |
+ *        v
+ *   scheduler    myrinet-sched.c   windows, the CPU hooks
+ *   (-sched.h)   myrinet-end.c     traps, end of the run, exit status
+ *        |
+ *        v
+ *   nodes, host  myrinet-node.c    a node's run state, events applied
+ *   (-node.h)    myrinet-idle.c    idle loops detected and skipped
+ *                myrinet-fabric.c  packets to the fabric, in order
+ *                myrinet-host.c    host programs, firmware load, PIO
+ *        |
+ *        v
+ *   base         myrinet-time.c    cycles <-> ps, the CPU's budget
+ *   (-base.h)    myrinet-events.c  a node's event heap
+ *                myrinet-trace.c   the event trace
+ *                myrinet-console.c the hosts' console lines
  *
- * docs/myrinet.md describes the machine for users and firmware writers.
+ * Within a layer only myrinet.c -> myrinet-hw.c, myrinet-idle.c ->
+ * myrinet-node.c and myrinet-sched.c -> myrinet-end.c call each other.
+ * A lower layer reaches an upper one only through a callback it was given:
+ * QEMU calls the CPU hooks (LanaiCPU.board_*_hook, installed by the
+ * scheduler), the NIC and board call the nic_env/board_env functions
+ * (myrinet-hw.c), hostrt calls hostrt_machine's (myrinet-host.c).
+ *
+ * State is passed, not global: every function takes the machine or a node,
+ * a node points to its machine (MrNode.m), callbacks get the node or the
+ * machine as their opaque pointer (for the CPU hooks: CPUState.opaque).
+ * The one exception is host_entry() in myrinet-host.c, which hostrt starts
+ * with main's arguments only: it finds the machine with qdev_get_machine().
  */
 #ifndef HW_LANAI_MYRINET_H
 #define HW_LANAI_MYRINET_H
 
-#include "exec/memory.h"
-#include "hw/core/cpu.h"
-#include "nicoll/nic.h"
-#include "nicoll/board_window.h"
-#include "nicoll/hostrt.h"
-#include "nicoll/profile.h"
-#include "nicoll/fabric.h"
-#include "nicoll/topology.h"
+#include "myrinet-sched.h"
 
-#define MR_SPECIAL_BASE 0xFFFFFE00u
-#define MR_SPECIAL_SIZE 0x200u
-
-enum mr_state {
-    MR_HELD,    /* LANai held in reset (CPU halted) */
-    MR_RUN,     /* CPU runs towards its next target */
-    MR_WAIT,    /* CPU reached the window end; waits for the others */
-    MR_IDLE,    /* CPU in a loop that changes nothing: halted until its next
-                 * event, its time skipped (myrinet-sync.c, "Idle NICs") */
-};
-
-enum mr_ev_kind {
-    MR_EV_PIO_WRITE,
-    MR_EV_PIO_WRITE_BLOCK,
-    MR_EV_PIO_READ,
-    MR_EV_PIO_READ_BLOCK,
-    MR_EV_PACKET,
-    MR_EV_LINK,                        /* 'down' fault rules: val = link up */
-};
-
-typedef struct MrEvent {
-    uint64_t t_ps, seq;
-    enum mr_ev_kind kind;
-    uint32_t off, val, len;
-    uint8_t *data;                     /* block write: copy; block read: host's buffer */
-    struct fabric_delivery *pkt;
-} MrEvent;
-
-typedef struct MrNode {
-    unsigned id;
-    struct MyrinetState *m;
-    CPUState *cs;
-    struct CPUArchState *env;  /* the LANai CPU's state (no QOM cast each time) */
-    uint64_t memo_t[2], memo_k[2];  /* cycles_for(): the last two answers */
-    unsigned memo_next;
-    uint64_t mmio_cycles, mmio_now_ps;  /* mr_node_now() in an access: last answer,
-                                         * for node cycles mmio_cycles */
-    Object *cluster;
-    MemoryRegion container, sram, specials;
-    uint8_t *sram_ptr;
-    uint32_t sram_size;
-    const struct profile_params *pp;
-
-    struct nic nic;
-    struct board board;
-    struct hostrt host;
-
-    enum mr_state state;
-    bool reset_pending;        /* released: reset the CPU before it runs */
-    bool in_mmio;              /* inside a special-register access of this CPU */
-    unsigned traps;            /* LANai traps (each stopped the CPU until a reset) */
-    bool unsync_slice;         /* MYRINET_UNSYNC: running a slice */
-    uint64_t cycle_base;       /* node cycles = cycle_base + env->cycles */
-    uint64_t target;           /* env->cycles where the CPU must stop next */
-    uint64_t now_ps;           /* the node's time outside CPU accesses */
-    uint64_t wake_ps;          /* nic_advance() due then (UINT64_MAX: none) */
-    bool link_down;            /* last link state shown to the NIC (fault rules) */
-    /* idle detection (myrinet-sync.c, "Idle NICs") */
-    uint64_t disturb;          /* bumps on anything that changes what the CPU sees */
-    uint64_t disturb_win;      /* its value at the last window end */
-    struct MrProbe *probe;     /* the loop check, while one runs */
-    unsigned probe_wait;       /* quiet windows to let pass before the next */
-    unsigned probe_backoff;    /* ... doubling after each failed check */
-    uint64_t idle_cycles;      /* MR_IDLE: env->cycles at the loop's head */
-    uint64_t idle_period;      /* ... and the loop's length in cycles */
-    uint64_t skipped_cycles;   /* cycles skipped idle, in all */
-    uint64_t cycles_before_reset;  /* CPU cycles before the last reset */
-    MrEvent **q;               /* binary heap on (t_ps, seq) */
-    unsigned qn, qcap;
-
-    /* host program */
-    void *dl;
-    int (*prog_main)(int, char **);
-    char **argv;
-    int argc;
-    GString *line;             /* console text not yet ended by a newline */
-    uint64_t line_ps;
-} MrNode;
-
-/* Where a packet or console line goes in the application order:
- * time, then node, then creation order. */
-typedef struct MrOrder {
-    uint64_t t_ps, seq;
-    unsigned node;
-} MrOrder;
-
-typedef struct MrTx {
-    MrOrder at;                    /* first: sorted by order_cmp */
-    uint32_t len;
-    uint8_t *pkt;
-} MrTx;
-
-typedef struct MrLine {
-    MrOrder at;                    /* first: sorted by order_cmp */
-    char *text;
-} MrLine;
-
-struct MyrinetState {
-    MachineState parent_obj;
-
-    /* properties */
-    uint32_t nodes;
-    char *topology, *profile_path, *program, *faults, *pcap, *trace;
-    const char *firmware;          /* MachineState.firmware */
-    char *time_limit, *host_mem, *args;
-    uint64_t seed;
-
-    /* built from them */
-    struct profile prof;
-    struct topo *topo;
-    struct fabric *fabric;
-    MrNode *node;
-    uint8_t *fw_image;
-    size_t fw_len;
-    char *tmpdir;
-    MemoryRegion sram_mr;          /* every node's SRAM, one RAM block */
-    uint8_t *sram_all;
-    uint64_t *sram_off;
-    uint64_t host_mem_bytes;
-    uint64_t limit_ps;
-
-    /* time */
-    uint64_t lookahead_ps;
-    uint64_t win_start, win_end;   /* the current window [start, end) */
-    unsigned nrun;                 /* nodes in MR_RUN */
-    uint64_t seq;
-    bool unsynced;                 /* MYRINET_UNSYNC=1: negative tests only */
-    bool global_clock;             /* MYRINET_GLOBAL_CLOCK=1: likewise */
-    bool idle_skip;                /* off with MYRINET_NO_IDLE=1 (comparisons) */
-    uint64_t probes, idles, skipped_cycles;
-    unsigned traps;                /* LANai traps in all nodes */
-
-    FILE *trace_f;                 /* event trace (trace=FILE), or NULL */
-    GArray *tx;                    /* MrTx not yet given to the fabric */
-    GArray *lines;                 /* console lines of the current window */
-    uint64_t windows, events;
-};
-typedef struct MyrinetState MyrinetState;
-
-#define TYPE_MYRINET_MACHINE MACHINE_TYPE_NAME("myrinet")
-OBJECT_DECLARE_SIMPLE_TYPE(MyrinetState, MYRINET_MACHINE)
-
-/* myrinet-sync.c */
-void mr_sync_init(MyrinetState *m);
-void mr_sync_install_hooks(CPUState *cs);
-uint64_t mr_node_now(MrNode *n);
-void mr_post(MrNode *n, MrEvent *e);
-void mr_wake_at(MrNode *n, uint64_t t_ps);
-void mr_transmit(MrNode *n, uint64_t t_ps, const uint8_t *pkt, size_t len);
-void mr_cpu_hold(MrNode *n, bool hold);
-/* Print the host lines gathered so far (sorted by time and node). */
-void mr_console_flush(void);
-void mr_console(MrNode *n, uint64_t t_ps, const char *text, size_t len);
-void mr_sram_write(MrNode *n, uint32_t addr, const void *buf, uint32_t len);
-void mr_trace(MrNode *n, uint64_t t_ps, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-
-/* myrinet-host.c */
-void mr_hosts_init(MyrinetState *m);
-void mr_host_pio_write(void *opaque, unsigned node, uint64_t t, uint32_t off, uint32_t v);
-void mr_host_pio_read(void *opaque, unsigned node, uint64_t t, uint32_t off);
-void mr_host_pio_write_block(void *opaque, unsigned node, uint64_t t, uint32_t off,
-                             const void *buf, uint32_t len);
-void mr_host_pio_read_block(void *opaque, unsigned node, uint64_t t, uint32_t off,
-                            void *buf, uint32_t len);
-void mr_host_console(void *opaque, unsigned node, uint64_t t, const char *s, size_t len);
-int mr_host_route(void *opaque, unsigned node, unsigned dst, uint8_t *route, size_t max);
-void mr_hosts_cleanup(MyrinetState *m);
+/* myrinet-hw.c */
+void mr_nodes_build(MyrinetState *m, MachineState *ms);
 
 #endif

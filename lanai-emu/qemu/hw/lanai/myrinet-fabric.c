@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Between the NICs and the fabric in the myrinet machine. A packet a NIC
+ * sends is kept until its window closes; then the packets of the window go
+ * to the fabric (crossbars, routes, timing, faults, pcap) in (send time,
+ * node) order, which does not depend on how QEMU interleaved the CPUs, and
+ * each delivery becomes a packet event at its receiver. The lookahead
+ * guarantees that no delivery lands inside the window it was sent in.
+ * Link changes of 'down' fault rules reach the NICs as events too.
+ */
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "myrinet-node.h"
+
+void mr_tx_init(MyrinetState *m)
+{
+    m->tx = g_array_new(false, false, sizeof(MrTx));
+}
+
+/* The NIC sent a packet (nic_env.transmit); its head leaves at t_ps. */
+void mr_transmit(MrNode *n, uint64_t t_ps, const uint8_t *pkt, size_t len)
+{
+    MyrinetState *m = n->m;
+    MrTx tx = {
+        .at = { .t_ps = t_ps, .seq = ++m->seq, .node = n->id }, .len = len,
+        .pkt = g_memdup2(pkt, len),
+    };
+    g_array_append_val(m->tx, tx);
+}
+
+/* Give the fabric every packet that left before 'upto', in (time, node)
+ * order; their arrivals become events at the receivers. */
+void mr_tx_flush(MyrinetState *m, uint64_t upto)
+{
+    guint i, done = 0;
+
+    if (!m->tx->len) {
+        return;
+    }
+    g_array_sort(m->tx, mr_order_cmp);
+    for (i = 0; i < m->tx->len; i++) {
+        MrTx *tx = &g_array_index(m->tx, MrTx, i);
+        struct fabric_delivery *d;
+
+        if (tx->at.t_ps >= upto && !m->unsynced) {
+            break;
+        }
+        if (tx->at.t_ps < m->tx_last_t) {
+            tx->at.t_ps = m->tx_last_t; /* only without synchronisation */
+        }
+        m->tx_last_t = tx->at.t_ps;
+        d = g_new(struct fabric_delivery, 1);
+        if (fabric_send(m->fabric, tx->at.node, tx->at.t_ps, tx->pkt, tx->len, d)) {
+            error_report("myrinet: fabric: %s", d->why ? d->why : "error");
+            exit(1);
+        }
+        if (d->delivered) {
+            MrEvent *e = g_new0(MrEvent, 1);
+            if (d->head_ps < upto && !m->unsynced) {
+                error_report("myrinet: packet %u -> %u arrives at %" PRIu64
+                             " ps, inside the window it was sent in "
+                             "(lookahead %" PRIu64 " ps too large)",
+                             tx->at.node, d->dst, d->head_ps, m->lookahead_ps);
+                exit(1);
+            }
+            e->t_ps = d->head_ps;
+            e->kind = MR_EV_PACKET;
+            e->pkt = d;
+            mr_post(&m->node[d->dst], e);
+        } else {
+            g_free(d);
+        }
+        g_free(tx->pkt);
+        done = i + 1;
+    }
+    g_array_remove_range(m->tx, 0, done);
+}
+
+/* A window opens: 'down' fault rules show the NIC its link state in
+ * ISR.LINK_DOWN from the start of the first window at or after a change. */
+void mr_link_changes(MyrinetState *m)
+{
+    for (unsigned i = 0; i < m->nodes; i++) {
+        MrNode *n = &m->node[i];
+        bool down = !fabric_node_link_up(m->fabric, i, m->win_start);
+        if (down != n->link_down) {
+            MrEvent *e = g_new0(MrEvent, 1);
+            n->link_down = down;
+            e->t_ps = m->win_start;
+            e->kind = MR_EV_LINK;
+            e->val = !down;
+            mr_post(n, e);
+        }
+    }
+}

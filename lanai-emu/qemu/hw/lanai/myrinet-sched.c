@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The myrinet machine's scheduler: every clock in step (docs/myrinet.md,
+ * "Time").
+ *
+ * Every NIC has its own clock (myrinet-time.c); hosts have their own clocks
+ * too (hostrt). Conservative synchronisation in windows [start, end) of the
+ * profile's lookahead L: every interaction between two clocks (packet, PIO,
+ * DMA burst, interrupt) takes at least L, so whatever one clock does inside
+ * a window reaches another clock at or after the window's end. A window is
+ * run as: every host up to its end (hostrt_run), then every NIC up to its
+ * end; the next window starts when all NICs got there. Inside a window a
+ * NIC's CPU stops exactly at the cycle of each event due to it (PIO from
+ * its host, a packet, a DMA block or timer of its own NIC) and the event is
+ * applied there, in (time, sequence) order (myrinet-node.c).
+ *
+ * Stopping a CPU at an exact cycle uses icount's per-CPU instruction
+ * budget (the machine requires -icount shift=0,sleep=off). The machine
+ * sets the LANai CPU's board hook (LanaiCPU.board_exec_hook), which the
+ * CPU's cpu_exec_interrupt calls between translation blocks while
+ * interrupt_request is non-zero (MR_HOOK_IRQ keeps it so): it processes
+ * what is due and sets the budget to the next target, or halts the CPU when
+ * it has to wait. The hooks get the CPU only; its node is CPUState.opaque.
+ */
+#include "qemu/osdep.h"
+#include "qemu/timer.h"
+#include "exec/exec-all.h"
+#include "target/lanai/cpu.h"
+#include "myrinet-sched.h"
+
+/* The earliest time anything can happen when no CPU is running. */
+static uint64_t next_anything(MyrinetState *m)
+{
+    uint64_t t = UINT64_MAX;
+
+    for (unsigned i = 0; i < m->nodes; i++) {
+        MrNode *n = &m->node[i];
+        uint64_t h = hostrt_next_ps(&n->host);
+        uint64_t e = mr_node_next(n);
+        if (n->host.state == HOSTRT_DONE && n->host.now_ps > m->win_end) {
+            h = n->host.now_ps;     /* the run ends when time gets there */
+        }
+        uint64_t l = fabric_link_change_after(m->fabric, i, m->win_end - 1);
+        t = MIN(t, MIN(h, MIN(e, l)));
+    }
+    return t;
+}
+
+/*
+ * Every NIC has reached the end of the window (or is held): close it and
+ * open the next one, until some CPU can run. Idle stretches (every CPU held,
+ * hosts blocked or computing) are skipped: the next window starts at the
+ * next time anything can happen.
+ */
+static void advance(MyrinetState *m)
+{
+    for (;;) {
+        bool any_wait = false;
+        uint64_t start;
+
+        mr_console_flush(m);
+        if (mr_all_hosts_done(m)) {
+            /* the trace ends with the run: with the last host's clock, not
+             * with the window (whose length is the lookahead's business) */
+            uint64_t end = 0;
+            for (unsigned i = 0; i < m->nodes; i++) {
+                end = MAX(end, m->node[i].host.now_ps);
+            }
+            mr_tx_flush(m, end + 1);
+            mr_finish(m, 0, NULL);
+        }
+        mr_tx_flush(m, m->win_end);
+        start = m->win_end;
+        for (unsigned i = 0; i < m->nodes && !any_wait; i++) {
+            any_wait = m->node[i].state == MR_RUN ||
+                       m->node[i].state == MR_WAIT;
+        }
+        if (!any_wait) {
+            uint64_t x = next_anything(m);
+            if (x == UINT64_MAX) {
+                mr_finish(m, 3, "every host waits and nothing is due (deadlock)");
+            }
+            start = MAX(start, x);
+        }
+        if (m->limit_ps && start >= m->limit_ps) {
+            m->win_start = m->limit_ps;
+            mr_finish(m, 124, "time limit reached");
+        }
+        m->win_start = start;
+        m->win_end = start + m->lookahead_ps;
+        m->windows++;
+        mr_link_changes(m);
+
+        for (unsigned i = 0; i < m->nodes; i++) {
+            hostrt_run(&m->node[i].host, m->win_end);
+        }
+        for (unsigned i = 0; i < m->nodes; i++) {
+            MrNode *n = &m->node[i];
+            if (n->state == MR_HELD) {
+                mr_node_apply_due(n, m->win_end - 1, false);
+            }
+            if (n->state == MR_IDLE && mr_node_next(n) < m->win_end) {
+                mr_idle_wake(n, mr_node_next(n));
+            }
+            if (n->state == MR_WAIT) {
+                mr_node_set_state(n, MR_RUN);
+            }
+            if (n->state == MR_RUN) {
+                n->cs->halted = 0;
+            }
+        }
+        if (m->nrun) {
+            return;
+        }
+    }
+}
+
+/* Where the CPU stops next: the window's end or the node's next event. */
+static void compute_target(MrNode *n)
+{
+    uint64_t k_end = mr_env_cycles_for(n, n->m->win_end);
+    uint64_t k_next = mr_env_cycles_for(n, mr_node_next(n));
+
+    n->target = MIN(k_end, k_next);
+}
+
+static uint64_t unsynced_chunk(void)
+{
+    /* how far a CPU gets before the host switches to another one: host
+     * timing decides, as with free-running threads */
+    return 200 + (uint64_t)(get_clock_realtime() / 100) % 5000;
+}
+
+/*
+ * LanaiCPU.board_exec_hook, called by QEMU between translation blocks of
+ * this node's CPU: apply what is due, then let the CPU run exactly to its
+ * next target, or halt it. Returns true if the CPU was reset (QEMU must not
+ * chain blocks across).
+ */
+static bool mr_cpu_exec_interrupt(CPUState *cs, int request)
+{
+    MrNode *n = cs->opaque;
+    MyrinetState *m = n->m;
+    bool reset = false;
+
+    if (m->unsynced && n->unsync_slice) {
+        /* Negative tests: a slice of host-dependent length, then the next
+         * CPU, as free-running threads would interleave. */
+        if (cpu_neg(cs)->icount_decr.u16.low + cs->icount_extra > 0) {
+            return false;
+        }
+        n->unsync_slice = false;
+        cs->exit_request = 1;
+        return false;
+    }
+    for (;;) {
+        if (n->reset_pending) {
+            mr_node_cpu_reset(n);
+            reset = true;
+        }
+        if (n->state == MR_RUN) {
+            mr_node_apply_due(n, 0, true);
+            if (n->state != MR_RUN || mr_idle_step(n)) {
+                continue;
+            }
+            compute_target(n);
+            if (n->target > n->env->cycles) {
+                break;                  /* run to it */
+            }
+            mr_idle_consider(n);
+            mr_node_set_state(n, MR_WAIT);  /* at the window's end */
+        }
+        /*
+         * Not running. The last CPU to reach the window's end opens the
+         * next one; without synchronisation (negative tests) whoever gets
+         * there first does, whatever the others are doing.
+         */
+        if (m->nrun == 0 || (m->unsynced && n->state == MR_WAIT)) {
+            unsigned others = m->nrun;
+            m->nrun = 0;
+            advance(m);
+            m->nrun += others;
+            continue;
+        }
+        break;
+    }
+    if (n->state == MR_RUN) {
+        uint64_t want = n->target - n->env->cycles;
+        if (mr_idle_checking(n)) {
+            want = 1;                   /* single steps while checking */
+        }
+        mr_set_budget(cs, m->unsynced ? unsynced_chunk() : want);
+        n->unsync_slice = m->unsynced;
+        cs->halted = 0;
+    } else {
+        mr_set_budget(cs, 0);
+        cs->halted = 1;
+    }
+    return reset;
+}
+
+/*
+ * At every reset of the machine: the LANai CPU calls the exec hook between
+ * blocks while MR_HOOK_IRQ is set. The hooks find their node in
+ * CPUState.opaque (user data, which cpu_reset() leaves alone).
+ */
+void mr_sched_install_hooks(MrNode *n)
+{
+    CPUState *cs = n->cs;
+
+    cs->opaque = n;
+    n->env = &LANAI_CPU(cs)->env;
+    n->memo_t[0] = n->memo_t[1] = UINT64_MAX;
+    LANAI_CPU(cs)->board_exec_hook = mr_cpu_exec_interrupt;
+    LANAI_CPU(cs)->board_store_hook = mr_idle_store_hook;
+    LANAI_CPU(cs)->board_trap_hook = mr_trap_hook;
+    cs->interrupt_request |= MR_HOOK_IRQ;
+}
+
+void mr_sched_init(MyrinetState *m)
+{
+    mr_tx_init(m);
+    mr_console_init(m);
+    m->win_start = 0;
+    m->win_end = 0;     /* the first advance() opens [0, L) */
+    m->nrun = 0;
+    m->unsynced = getenv("MYRINET_UNSYNC") && atoi(getenv("MYRINET_UNSYNC"));
+    m->global_clock = getenv("MYRINET_GLOBAL_CLOCK") &&
+                      atoi(getenv("MYRINET_GLOBAL_CLOCK"));
+    m->idle_skip = !m->unsynced && !m->global_clock &&
+                   !(getenv("MYRINET_NO_IDLE") && atoi(getenv("MYRINET_NO_IDLE")));
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The myrinet machine, scheduler layer (myrinet.h draws all the layers):
+ * what decides who runs when, and when the run is over.
+ *
+ *   myrinet-sched.c  conservative windows; the CPU hooks that stop each
+ *                    NIC's CPU at its exact targets
+ *   myrinet-end.c    LANai traps (one node's CPU stops) and the end of the
+ *                    run (console, statistics, exit status)
+ *
+ * They drive the layer below (myrinet-node.h) and are driven by the
+ * machine (myrinet.h) and, through the hooks installed in each LANai CPU,
+ * by QEMU's CPU loop.
+ */
+#ifndef HW_LANAI_MYRINET_SCHED_H
+#define HW_LANAI_MYRINET_SCHED_H
+
+#include "myrinet-node.h"
+
+/* myrinet-sched.c */
+void mr_sched_init(MyrinetState *m);
+void mr_sched_install_hooks(MrNode *n);
+
+/* myrinet-end.c */
+void mr_trap_hook(CPUState *cs);
+bool mr_all_hosts_done(MyrinetState *m);
+G_NORETURN void mr_finish(MyrinetState *m, int status, const char *why);
+
+#endif
