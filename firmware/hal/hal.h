@@ -12,7 +12,7 @@
 
 #include "nicoll/lanai9_regs.h"
 
-#define HAL_REG(off) (*(volatile uint32_t *)(L9_SPECIAL_BASE + (off)))
+#define HAL_REG(off) L9_SPECIAL(off)
 
 static inline uint32_t hal_isr(void) { return HAL_REG(L9_ISR); }
 static inline void hal_isr_clear(uint32_t bits) { HAL_REG(L9_ISR) = bits; }

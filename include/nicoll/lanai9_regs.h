@@ -8,8 +8,13 @@
 #ifndef NICOLL_LANAI9_REGS_H
 #define NICOLL_LANAI9_REGS_H
 
+#include <stdint.h>
+
 /* ---- LANai side: special registers at 0xFFFFFE00 + offset ------------- */
 #define L9_SPECIAL_BASE 0xFFFFFE00u
+/* A special register as the LANai's own code reaches it (firmware side;
+ * the host reaches the same registers at L9_BAR_SPECIAL + offset). */
+#define L9_SPECIAL(off) (*(volatile uint32_t *)(L9_SPECIAL_BASE + (off)))
 #define L9_ISR      0x050u  /* interface status; write 1 to clear */
 #define L9_EIMR     0x058u  /* host interrupt mask: ISR & EIMR -> PCI interrupt */
 #define L9_IT0      0x060u  /* interval timer 0 (counts down, TIME0 at 0) */

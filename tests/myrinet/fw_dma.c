@@ -28,7 +28,6 @@
 
 extern char __mem_size[];
 
-#define REG(off) (*(volatile uint32_t *)(L9_SPECIAL_BASE + (off)))
 
 /* DMA targets at fixed addresses on pages of their own, far from code,
  * and not in .bss: crt0 would spend longer zeroing 68 KB than the loader
@@ -67,8 +66,8 @@ int main(void)
                     res++;
                 }
         } else if (op == 3) {
-            REG(L9_PULSE) = sb[0x114 / 4];
-            while (!((res = REG(L9_ISR)) & (L9_ISR_WAKE0 | L9_ISR_MEM_INT)))
+            L9_SPECIAL(L9_PULSE) = sb[0x114 / 4];
+            while (!((res = L9_SPECIAL(L9_ISR)) & (L9_ISR_WAKE0 | L9_ISR_MEM_INT)))
                 ;
         }
         sb[0x144 / 4] = res;

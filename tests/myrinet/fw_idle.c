@@ -36,7 +36,6 @@
 
 extern char __mem_size[];
 
-#define REG(off) (*(volatile uint32_t *)(L9_SPECIAL_BASE + (off)))
 
 static volatile uint32_t *sb;
 static volatile uint32_t scratch[64] __attribute__((aligned(4096)));
@@ -63,10 +62,10 @@ static uint32_t wait_loop(uint32_t mode, uint32_t arg)
 {
     switch (mode) {
     case 1:
-        REG(L9_IT0) = arg;
-        while (!(REG(L9_ISR) & L9_ISR_TIME0))
+        L9_SPECIAL(L9_IT0) = arg;
+        while (!(L9_SPECIAL(L9_ISR) & L9_ISR_TIME0))
             ;
-        REG(L9_ISR) = L9_ISR_TIME0;
+        L9_SPECIAL(L9_ISR) = L9_ISR_TIME0;
         return 0;
     case 2:
         while (!stop_flag(sb))
@@ -84,17 +83,17 @@ static uint32_t wait_loop(uint32_t mode, uint32_t arg)
             ;
         return scratch[9];
     case 5: {
-        uint32_t end = REG(L9_RTC) + arg;
+        uint32_t end = L9_SPECIAL(L9_RTC) + arg;
         /* one bit of the difference: the loop's registers do not change */
-        while ((REG(L9_RTC) - end) & 0x80000000u)
+        while ((L9_SPECIAL(L9_RTC) - end) & 0x80000000u)
             ;
         return 0;
     }
     case 6:
-        REG(L9_IT0) = arg;
-        while (REG(L9_IT0) != 0)
+        L9_SPECIAL(L9_IT0) = arg;
+        while (L9_SPECIAL(L9_IT0) != 0)
             ;
-        REG(L9_ISR) = L9_ISR_TIME0;
+        L9_SPECIAL(L9_ISR) = L9_ISR_TIME0;
         return 0;
     case 7:
         scratch[9] = 0;
@@ -105,16 +104,16 @@ static uint32_t wait_loop(uint32_t mode, uint32_t arg)
         return scratch[9];
     case 8: {
         uint32_t down;
-        while (!(REG(L9_ISR) & L9_ISR_LINK_DOWN))
+        while (!(L9_SPECIAL(L9_ISR) & L9_ISR_LINK_DOWN))
             ;
-        down = REG(L9_RTC);
-        while (REG(L9_ISR) & L9_ISR_LINK_DOWN)
+        down = L9_SPECIAL(L9_RTC);
+        while (L9_SPECIAL(L9_ISR) & L9_ISR_LINK_DOWN)
             ;
         return down;
     }
     case 9:
-        REG(L9_IT0) = arg;
-        while (!(REG(L9_ISR) & L9_ISR_TIME0))
+        L9_SPECIAL(L9_IT0) = arg;
+        while (!(L9_SPECIAL(L9_ISR) & L9_ISR_TIME0))
             ;
         return *(volatile uint32_t *)0x40000000u;   /* nothing there */
     }
@@ -130,7 +129,7 @@ int main(void)
     while (sb[0x100 / 4] != 1)
         ;
     r = wait_loop(sb[0x104 / 4], sb[0x108 / 4]);
-    sb[0x144 / 4] = REG(L9_RTC);
+    sb[0x144 / 4] = L9_SPECIAL(L9_RTC);
     sb[0x148 / 4] = r;
     sb[0x140 / 4] = 1;
     for (;;)

@@ -27,7 +27,6 @@
 
 extern char __mem_size[];
 
-#define REG(off) (*(volatile uint32_t *)(L9_SPECIAL_BASE + (off)))
 #define PKT_TYPE 0x0A01u
 
 /* packet buffers on pages of their own (translated code stays valid) */
@@ -36,8 +35,8 @@ static uint8_t rxbuf[16384] __attribute__((aligned(4096)));
 
 static void arm(void)
 {
-    REG(L9_RMP) = (uint32_t)(uintptr_t)rxbuf;
-    REG(L9_RML) = (uint32_t)(uintptr_t)rxbuf + sizeof rxbuf;
+    L9_SPECIAL(L9_RMP) = (uint32_t)(uintptr_t)rxbuf;
+    L9_SPECIAL(L9_RML) = (uint32_t)(uintptr_t)rxbuf + sizeof rxbuf;
 }
 
 static uint8_t route[8];
@@ -56,9 +55,9 @@ static void send(uint32_t me, uint32_t dst, uint32_t len, uint32_t seq)
     h[3] = (uint8_t)len;
     for (uint32_t i = 0; i < len; i++)
         h[4 + i] = (uint8_t)(me * 31 + seq * 7 + i);
-    REG(L9_SMP) = (uint32_t)(uintptr_t)txbuf;
-    REG(L9_SA) = 8 - route_len;
-    REG(L9_SMLT) = (uint32_t)(uintptr_t)(h + 4 + len);
+    L9_SPECIAL(L9_SMP) = (uint32_t)(uintptr_t)txbuf;
+    L9_SPECIAL(L9_SA) = 8 - route_len;
+    L9_SPECIAL(L9_SMLT) = (uint32_t)(uintptr_t)(h + 4 + len);
 }
 
 int main(void)
@@ -89,7 +88,7 @@ int main(void)
     for (volatile uint32_t i = 0; i < spin; i++)
         ;
     while (sent < count || got < expect) {
-        uint32_t isr = REG(L9_ISR);
+        uint32_t isr = L9_SPECIAL(L9_ISR);
 
         if (isr & L9_ISR_LINK_DOWN)
             sb[0x15C / 4] = 1;
@@ -99,14 +98,14 @@ int main(void)
             sent++;
         }
         if (isr & L9_ISR_RECV) {
-            uint32_t n = REG(L9_RMP) - (uint32_t)(uintptr_t)rxbuf;
+            uint32_t n = L9_SPECIAL(L9_RMP) - (uint32_t)(uintptr_t)rxbuf;
             for (uint32_t i = 0; i < n; i++)
                 sum += rxbuf[i];
             if (isr & L9_ISR_ILLEGAL_RX)
                 bad++;
             sb[0x148 / 4] = n;
             sb[0x14C / 4] = isr;
-            REG(L9_ISR) = L9_ISR_RECV | L9_ISR_HEAD | L9_ISR_BUFF | L9_ISR_ORUN1 |
+            L9_SPECIAL(L9_ISR) = L9_ISR_RECV | L9_ISR_HEAD | L9_ISR_BUFF | L9_ISR_ORUN1 |
                           L9_ISR_ORUN2 | L9_ISR_ORUN4 | L9_ISR_ILLEGAL_RX;
             got++;
             sb[0x144 / 4] = got;        /* live, for hosts that do not wait */
@@ -115,7 +114,7 @@ int main(void)
     }
     sb[0x144 / 4] = got;
     sb[0x150 / 4] = sum;
-    sb[0x154 / 4] = REG(L9_RTC);
+    sb[0x154 / 4] = L9_SPECIAL(L9_RTC);
     sb[0x158 / 4] = bad;
     sb[0x140 / 4] = 1;
     for (;;)

@@ -16,7 +16,6 @@
 
 extern char __mem_size[];
 
-#define REG(off) (*(volatile uint32_t *)(L9_SPECIAL_BASE + (off)))
 
 static uint8_t txbuf[4096] __attribute__((aligned(4096)));
 static uint8_t rxbuf[4096] __attribute__((aligned(4096)));
@@ -38,21 +37,21 @@ int main(void)
     txbuf[7] = (uint8_t)(0x80u | next);     /* route, right-aligned */
     txbuf[8] = 0x0A;
     txbuf[9] = 0x02;
-    REG(L9_RMP) = (uint32_t)(uintptr_t)rxbuf;
-    REG(L9_RML) = (uint32_t)(uintptr_t)rxbuf + sizeof rxbuf;
+    L9_SPECIAL(L9_RMP) = (uint32_t)(uintptr_t)rxbuf;
+    L9_SPECIAL(L9_RML) = (uint32_t)(uintptr_t)rxbuf + sizeof rxbuf;
     for (;;) {
-        uint32_t isr = REG(L9_ISR);
+        uint32_t isr = L9_SPECIAL(L9_ISR);
 
         if (isr & L9_ISR_RECV) {
-            REG(L9_ISR) = L9_ISR_RECV | L9_ISR_HEAD | L9_ISR_BUFF;
-            REG(L9_RMP) = (uint32_t)(uintptr_t)rxbuf;
-            REG(L9_RML) = (uint32_t)(uintptr_t)rxbuf + sizeof rxbuf;
+            L9_SPECIAL(L9_ISR) = L9_ISR_RECV | L9_ISR_HEAD | L9_ISR_BUFF;
+            L9_SPECIAL(L9_RMP) = (uint32_t)(uintptr_t)rxbuf;
+            L9_SPECIAL(L9_RML) = (uint32_t)(uintptr_t)rxbuf + sizeof rxbuf;
             pending++;
         }
         if (pending && (isr & L9_ISR_SEND)) {
-            REG(L9_SMP) = (uint32_t)(uintptr_t)txbuf;
-            REG(L9_SA) = 7;
-            REG(L9_SMLT) = (uint32_t)(uintptr_t)(txbuf + 10 + len);
+            L9_SPECIAL(L9_SMP) = (uint32_t)(uintptr_t)txbuf;
+            L9_SPECIAL(L9_SA) = 7;
+            L9_SPECIAL(L9_SMLT) = (uint32_t)(uintptr_t)(txbuf + 10 + len);
             pending--;
             sb[0x140 / 4] = ++forwarded;
         }

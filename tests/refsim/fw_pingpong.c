@@ -14,7 +14,6 @@
 #include "nicoll/lanai9_regs.h"
 #include "nicoll/shared_block.h"
 
-#define REG(off) (*(volatile uint32_t *)(L9_SPECIAL_BASE + (off)))
 #define SB(off) (sb[(off) / 4])
 
 extern char __mem_size[];
@@ -31,18 +30,18 @@ static void send(uint32_t route, uint16_t type, uint32_t word)
     b[7] = (uint8_t)route;
     txbuf[2] = (uint32_t)type << 16;
     txbuf[3] = word;
-    while (!(REG(L9_ISR) & L9_ISR_SEND))
+    while (!(L9_SPECIAL(L9_ISR) & L9_ISR_SEND))
         ;
-    REG(L9_SMP) = (uint32_t)(uintptr_t)txbuf;
-    REG(L9_SA) = 7;
-    REG(L9_SMLT) = (uint32_t)(uintptr_t)txbuf + 16;
+    L9_SPECIAL(L9_SMP) = (uint32_t)(uintptr_t)txbuf;
+    L9_SPECIAL(L9_SA) = 7;
+    L9_SPECIAL(L9_SMLT) = (uint32_t)(uintptr_t)txbuf + 16;
 }
 
 static uint32_t receive(void)
 {
-    while (!(REG(L9_ISR) & L9_ISR_RECV))
+    while (!(L9_SPECIAL(L9_ISR) & L9_ISR_RECV))
         ;
-    REG(L9_ISR) = L9_ISR_RECV | L9_ISR_HEAD;
+    L9_SPECIAL(L9_ISR) = L9_ISR_RECV | L9_ISR_HEAD;
     return rxbuf[1];    /* after the type word */
 }
 
@@ -55,20 +54,20 @@ int main(void)
     while (!SB(0x40))
         ;
     route = SB(0x44);
-    REG(L9_RMP) = (uint32_t)(uintptr_t)rxbuf;
-    REG(L9_RML) = (uint32_t)(uintptr_t)rxbuf + sizeof rxbuf;
+    L9_SPECIAL(L9_RMP) = (uint32_t)(uintptr_t)rxbuf;
+    L9_SPECIAL(L9_RML) = (uint32_t)(uintptr_t)rxbuf + sizeof rxbuf;
     if (me == 0) {
-        t0 = REG(L9_RTC);
+        t0 = L9_SPECIAL(L9_RTC);
         send(route, 0x0A01, 0xC0FFEE00);
         word = receive();
-        SB(0x48) = REG(L9_RTC) - t0;
+        SB(0x48) = L9_SPECIAL(L9_RTC) - t0;
     } else {
         word = receive();
         send(route, 0x0A02, word + 1);
     }
     SB(0x4C) = word;
-    REG(L9_IT0) = 200;          /* 100 us from now: TIME0, for the host to wait on */
-    REG(L9_ISR) = L9_ISR_HOST_SIG;
+    L9_SPECIAL(L9_IT0) = 200;          /* 100 us from now: TIME0, for the host to wait on */
+    L9_SPECIAL(L9_ISR) = L9_ISR_HOST_SIG;
     for (;;)                    /* idle without touching a register: only the */
         ;                       /* machine's wake-ups can raise TIME0 on time */
 }
