@@ -42,7 +42,7 @@ struct nc_pkt {
     uint32_t msg_len;   /* whole message */
     uint32_t offset;    /* of this payload in the message */
     uint32_t len;       /* payload bytes in this packet */
-    uint32_t pad2[2];
+    uint32_t pad2[2];   /* a collective's two words (barrier: port generation, serial) */
     uint32_t ack;       /* DATA and barrier packets: a cumulative ACK of the other
                            direction, piggy-backed (everything up to ack arrived) */
     uint32_t pad3;
