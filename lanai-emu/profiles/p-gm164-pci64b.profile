@@ -64,8 +64,8 @@ switch_ports   = 16         # provisional: [V-gm164] names no switch; the smalle
 [host]
 clock = 2 GHz               # [V-gm164] 2-GHz Pentium-IV Xeon
 cpus  = 2                   # [W-p4dl6] dual-Xeon board
-post  = 300 ns              # provisional: [V-gm21] < 0.5 us per message (send + receive) on 2.4 GHz Xeon GC-LE hosts, scaled to 2 GHz (0.6 us), the bound taken as the value, half to the send
-recv  = 300 ns              # provisional: the other half of the same bound
+post  = 150 ns              # provisional: [V-gm21] < 0.5 us per message (send + receive) on 2.4 GHz Xeon GC-LE hosts, scaled to 2 GHz (0.6 us), the bound taken as the value, over the 2 posts + 2 events libnicoll charges per message
+recv  = 150 ns              # provisional: the same bound, one of the 2 events (SENT, RECV) per message
 poll  = 18 ns               # provisional: ~35 CPU cycles for one empty check of the event queue, as P-GM2
 copy_fixed = 50 ns          # provisional: call overhead; no benchmark path copies
 copy_rate  = 1.5 ns/B       # provisional: ~670 MB/s memcpy on dual-channel DDR-200 (GC-LE); no benchmark path copies
