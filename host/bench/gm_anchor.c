@@ -6,7 +6,9 @@
  *
  *   pingpong ITERS SIZE...  node 0 sends, node 1 echoes; one-way latency is
  *                           half the round trip, averaged over ITERS rounds
- *                           after one warm-up round (gm_allsize style):
+ *                           after one warm-up round (gm_allsize style); a
+ *                           receive buffer is given back after the reply
+ *                           (node 1) or the next ping (node 0) is sent:
  *                             gm pingpong len=L iters=I oneway_us=X
  *   stream COUNT LEN        node 0 sends COUNT messages of LEN bytes with
  *                           every send token busy; node 1 receives with 32
@@ -96,6 +98,7 @@ static int pingpong(int argc, char **argv)
     size_t max = 0;
     nc_port *p = open0();
     uint8_t *tx, *rx;
+    void *back = NULL;
     nc_event ev;
 
     for (int a = 3; a < argc; a++)
@@ -110,23 +113,30 @@ static int pingpong(int argc, char **argv)
         uint64_t t0 = 0;
 
         for (unsigned i = 0; i <= iters; i++) {     /* round 0 warms up */
-            bool got = false;
+            void *used = NULL;
 
             if (i == 1)
                 t0 = nc_host_now_ns();
             if (me == 0 && nc_send(p, 1, 0, tx, len, NULL))
                 return FAIL("pingpong send\n"), 1;
-            while (!got) {
+            if (me == 0 && back)    /* last round's buffer, once the ping is out */
+                nc_provide_recv(p, back, max, NULL);
+            while (!used) {
                 if (take(p, &ev))
                     return FAIL("pingpong len %zu round %u: timeout\n", len, i), 1;
-                if (ev.type == NC_EVENT_RECV) {
-                    got = true;
-                    nc_provide_recv(p, ev.buf, max, NULL);
-                }
+                if (ev.type == NC_EVENT_RECV)
+                    used = ev.buf;
                 /* SENT events are taken as they come (their tokens return) */
             }
             if (me == 1 && nc_send(p, 0, 0, tx, len, NULL))
                 return FAIL("pingpong echo\n"), 1;
+            /* the buffer goes back after the reply is out (node 1) or after
+             * the next ping (node 0): never on the round trip's path, as
+             * 31 more buffers are there */
+            if (me == 1)
+                nc_provide_recv(p, used, max, NULL);
+            else
+                back = used;
         }
         if (me == 0) {
             double us = (double)(nc_host_now_ns() - t0) / iters / 2 / 1000;
