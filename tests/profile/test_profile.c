@@ -187,6 +187,32 @@ static void test_shipped_values(void **state)
     assert_int_equal(p.switch_ports, 32);
 }
 
+/* P-GM164 (the GM 1.6.4 anchor, docs/profiles.md): the two boards differ
+ * only in the LANai clock; the DMA ceilings the benchmark prints follow from
+ * the PCI keys: a 256-byte read burst is 167 + 450 ns + 32 clocks at 66 MHz
+ * (484.848 ns), a write burst 167 ns + the same 32 clocks. */
+static void test_gm164_values(void **state)
+{
+    static struct profile b, c;
+    char err[512];
+    (void)state;
+
+    assert_int_equal(profile_load(&b, PROFILES_DIR "/p-gm164-pci64b.profile", err, sizeof err), 0);
+    assert_int_equal(profile_load(&c, PROFILES_DIR "/p-gm164-pci64c.profile", err, sizeof err), 0);
+    assert_int_equal(b.nodes, 2);
+    assert_int_equal(b.base.nic_clock_hz, 133000000);
+    assert_int_equal(c.base.nic_clock_hz, 200000000);
+    assert_int_equal(b.base.host_clock_hz, 2000000000);
+    assert_int_equal(b.base.pci_clock_hz, 66000000);
+    assert_int_equal(b.base.pci_max_burst, 256);
+    assert_int_equal(profile_dma_ps(&b.base, true, 256), 167000 + 450000 + 484848);
+    assert_int_equal(profile_dma_ps(&b.base, false, 256), 167000 + 484848);
+    assert_int_equal(profile_dma_ps(&b.base, true, 4096), 16 * (167000 + 450000) + 7757576);
+    /* everything but the NIC clock and the name is the same */
+    c.base.nic_clock_hz = b.base.nic_clock_hz;
+    assert_memory_equal(&b.base, &c.base, sizeof b.base);
+}
+
 /* P-AB: interlaced 700 MHz / 1 GHz nodes, four LANai 9.2 cards */
 static void test_node_classes(void **state)
 {
@@ -544,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_shipped_profiles_parse),
         cmocka_unit_test(test_shipped_round_trip),
         cmocka_unit_test(test_shipped_values),
+        cmocka_unit_test(test_gm164_values),
         cmocka_unit_test(test_node_classes),
         cmocka_unit_test(test_nodeset_normal_form),
         cmocka_unit_test(test_sections_optional),
