@@ -176,6 +176,8 @@ static void dma_begin(struct nic *n, int e, uint64_t t)
         return;
     }
     n->dma[e].done_ps = t + dma_duration(n, e == 1, len);
+    if (n->env.dma_trace)
+        n->env.dma_trace(n->env.opaque, e, t, n->dma[e].done_ps, len);
 }
 
 /* The current block of engine e completes now: move the data. */

@@ -49,6 +49,9 @@ struct nic_env {
     /* call nic_advance() at (or after) time t; the latest request wins
      * unless it is later than a pending one */
     void (*wake_at)(void *opaque, uint64_t t_ps);
+    /* optional (NULL: none): a host-DMA block of engine e (0 L2E, 1 E2L)
+     * begins at start_ps and completes at done_ps; for traces only */
+    void (*dma_trace)(void *opaque, int e, uint64_t start_ps, uint64_t done_ps, uint32_t len);
 };
 
 struct nic_timing {

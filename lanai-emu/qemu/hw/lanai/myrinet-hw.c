@@ -123,6 +123,12 @@ static void env_wake_at(void *o, uint64_t t)
     mr_wake_at(o, t);
 }
 
+/* A host-DMA block begins: a line of the event trace (docs/myrinet.md). */
+static void env_dma_trace(void *o, int e, uint64_t start, uint64_t done, uint32_t len)
+{
+    mr_trace(o, start, "dma %s %u bytes, done at %" PRIu64, e ? "e2l" : "l2e", len, done);
+}
+
 static void board_cpu_hold(void *o, bool hold)
 {
     mr_cpu_hold(o, hold);
@@ -145,7 +151,7 @@ static void build_node(MyrinetState *m, MachineState *ms, unsigned i)
         .opaque = n, .now_ps = env_now, .sram_read = env_sram_read,
         .sram_write = env_sram_write, .host_read = env_host_read,
         .host_write = env_host_write, .transmit = env_transmit,
-        .irq = env_irq, .wake_at = env_wake_at,
+        .irq = env_irq, .wake_at = env_wake_at, .dma_trace = env_dma_trace,
     };
     struct board_env be = {
         .opaque = n, .cpu_hold = board_cpu_hold, .host_irq = board_host_irq,
