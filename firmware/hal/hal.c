@@ -23,13 +23,10 @@ void hal_tx(const uint8_t *hdr, uint32_t route_len, const uint8_t *end)
     HAL_REG(L9_SMLT) = (uint32_t)(uintptr_t)end;
 }
 
-#define DMA_E2L      1u
-#define DMA_TERMINAL 2u
-
 void hal_dma_start(volatile struct hal_dma_desc *d, bool to_lanai, uint32_t lar,
                    uint32_t eah, uint32_t eal, uint32_t len)
 {
-    d->next_flags = DMA_TERMINAL | (to_lanai ? DMA_E2L : 0);
+    d->next_flags = HAL_DMA_TERMINAL | (to_lanai ? HAL_DMA_E2L : 0);
     d->csum = 0xFFFFu;      /* the engine's write-back clears the low half */
     d->len = len;
     d->lar = lar;

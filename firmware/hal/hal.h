@@ -29,9 +29,11 @@ void hal_rx_done(void);
  * 'end'. Only when ISR.SEND is set. */
 void hal_tx(const uint8_t *hdr, uint32_t route_len, const uint8_t *end);
 
-/* Host-DMA: one block per engine at a time. The descriptor is 24 bytes,
+/* Host-DMA: one chain per engine at a time. A descriptor is 24 bytes,
  * 8-byte aligned, in SRAM. hal_dma_done() is a load-only check: the engine
  * writes 0 into csum[1] when the block completes (docs/nic.md). */
+#define HAL_DMA_E2L      1u     /* flags in next's low bits (docs/lanai9-nic.md) */
+#define HAL_DMA_TERMINAL 2u
 struct hal_dma_desc {
     uint32_t next_flags;
     uint32_t csum;
@@ -39,6 +41,30 @@ struct hal_dma_desc {
 };
 void hal_dma_start(volatile struct hal_dma_desc *d, bool to_lanai, uint32_t lar,
                    uint32_t eah, uint32_t eal, uint32_t len);
+/* A chain: each block written with hal_dma_block (next: the block after
+ * it, NULL for the last), then the first one started with hal_dma_go. The
+ * engine runs the blocks one after another without the CPU. */
+static inline void hal_dma_block(volatile struct hal_dma_desc *d,
+                                 volatile struct hal_dma_desc *next, bool to_lanai, uint32_t lar,
+                                 uint32_t eah, uint32_t eal, uint32_t len)
+{
+    d->next_flags = (next ? (uint32_t)(uintptr_t)next : HAL_DMA_TERMINAL) |
+                    (to_lanai ? HAL_DMA_E2L : 0);
+    d->csum = 0xFFFFu;      /* the engine's write-back clears the low half */
+    d->len = len;
+    d->lar = lar;
+    d->eah = eah;
+    d->eal = eal;
+}
+/* Make d point to next (d keeps its direction bit). */
+static inline void hal_dma_link(volatile struct hal_dma_desc *d, volatile struct hal_dma_desc *next)
+{
+    d->next_flags = (uint32_t)(uintptr_t)next | (d->next_flags & HAL_DMA_E2L);
+}
+static inline void hal_dma_go(volatile struct hal_dma_desc *d, bool to_lanai)
+{
+    HAL_REG(L9_PULSE) = (uint32_t)(uintptr_t)d | (to_lanai ? 4u : 2u);
+}
 static inline bool hal_dma_done(const volatile struct hal_dma_desc *d)
 {
     return (d->csum & 0xFFFFu) == 0;

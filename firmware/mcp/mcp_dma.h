@@ -33,6 +33,10 @@ bool dma_queue(bool to_lanai, const struct dma_req *r);
 struct dma_req *dma_slot(bool to_lanai);
 void dma_push(bool to_lanai);
 void dma_push_checked_l2e(void);    /* dma_push(false) for a fresh, non-empty request */
+/* dma_push(false) without starting: the next L2E request (the payload's
+ * event) joins it in one chain, which dma_start_l2e starts. */
+void dma_hold_l2e(void);
+void dma_start_l2e(void);
 void dma_poll(uint32_t isr);
 bool dma_busy(void);
 

@@ -35,6 +35,7 @@
 #define NC_FW_CTRL_BUFS     4u           /* ring of small control packets */
 #define NC_FW_EV_STAGE      400u         /* events waiting for their DMA: >= every token of every port */
 #define NC_FW_DMA_QUEUE     512u         /* requests per DMA engine: events + rx buffers */
+#define NC_FW_DMA_CHAIN     4u           /* blocks an engine runs without the CPU (a payload and its event: 2) */
 #define NC_FW_CTRL_QUEUE    64u          /* control packets waiting for the wire */
 #define NC_FW_COLL_TOKENS   1024u        /* collectives' packets waiting for their ACK, all ports */
 #define NC_FW_RTO_TICKS     100u         /* retransmission timeout, 0.5 us ticks */
@@ -46,6 +47,8 @@ _Static_assert(NC_ABI_MAX_NODES <= NC_MAX_NODES, "node ids fit ref/'s tables");
 _Static_assert(NC_ABI_PORTS <= NC_MAX_PORTS, "ports fit the barrier record (ref/proto nc_barrec)");
 _Static_assert(NC_FW_EV_STAGE >= NC_ABI_PORTS * (NC_ABI_SEND_TOKENS + NC_ABI_RECV_TOKENS),
                "an event can wait for its DMA for every token of every port");
+_Static_assert(NC_FW_DMA_CHAIN >= 2 && NC_FW_DMA_CHAIN <= NC_FW_DMA_QUEUE,
+               "a chain holds at least a payload and its event, and only queued requests");
 _Static_assert(NC_FW_DMA_QUEUE >= NC_FW_EV_STAGE + NC_FW_RX_BUFS,
                "the DMA queue holds every staged event and every receive buffer");
 _Static_assert(NC_FW_MTU % 4u == 0 && NC_FW_MTU + 64u <= 16384u,

@@ -178,7 +178,7 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
 {
     struct rxconn *c = &rxc[src];
     struct port *p;
-    bool last = h->offset + h->len == c->msg_len, held = false;
+    bool last = h->offset + h->len == c->msg_len, held = false, chain = false;
     uint32_t lo;
 
     NC_OPAQUE(c);
@@ -190,12 +190,28 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
         if (!port_check(p, c->hi + (lo < c->lo), lo, h->len)) {
             c->discard = 2;
         } else {
-            struct dma_req r = {
-                .done = rdma_done, .port = c->port, .last = 1, .checkgen = 1,
-                .arg = b, .gen = c->gen,
-                .lar = (uint32_t)(uintptr_t)((const uint8_t *)h + NC_PKT_HDR),
-                .eah = c->hi + (lo < c->lo), .eal = lo, .len = h->len };
-            held = dma_queue(false, &r);
+            struct dma_req *r = dma_slot(false);    /* sized never to be full */
+
+            NC_OPAQUE(r);
+            r->done = rdma_done;
+            r->port = (uint8_t)c->port;
+            r->last = 1;
+            r->checkgen = 1;
+            r->arg = b;
+            r->gen = c->gen;
+            r->lar = (uint32_t)(uintptr_t)((const uint8_t *)h + NC_PKT_HDR);
+            r->eah = c->hi + (lo < c->lo);
+            r->eal = lo;
+            r->len = h->len;
+            held = true;
+            /* the message's last payload waits for its RECV event, and
+             * the engine runs both as one chain: the event no longer
+             * waits for the CPU to see the payload done */
+            chain = last;
+            if (chain)
+                dma_hold_l2e();
+            else
+                dma_push(false);
         }
     }
     c->got += h->len;
@@ -204,6 +220,8 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
             port_event(c->port, c->gen, NC_EV_RECV, c->discard ? NC_ST_EFAULT : NC_ST_OK,
                        c->cookie, c->msg_len, src, c->src_port);
         c->active = 0;
+        if (chain)
+            dma_start_l2e();
     }
     return held;
 }

@@ -74,11 +74,19 @@ static void drop_at(uint32_t i)
     }
 }
 
-/* Everything built and on the wire: only ACKs awaited, which need no
- * polling (a NACK or the timer puts the peer back, set_active). */
+/* Nothing for tx_poll to do at this peer: everything built, and the next
+ * packet for the wire is either none (only ACKs awaited, which need no
+ * polling: a NACK or the timer puts the peer back, set_active) or one whose
+ * payload is still on its way from the host (its SDMA completion kicks the
+ * peer, sdma_done: polling for it cost a whole tx_poll pass per loop turn
+ * and up to a loop turn of delay, the "1-byte cliff" of docs/firmware.md). */
 static bool tx_idle(const struct txconn *c)
 {
-    return c->cur == NONE16 && c->send_next == c->w.base + c->w.count;
+    if (c->cur != NONE16)
+        return false;
+    if (c->send_next == c->w.base + c->w.count)
+        return true;
+    return pd[c->slot[nc_tx_slot(c->send_next)]].state == PD_SDMA;
 }
 
 /* A fence's token: nothing to tell anyone (the fence is the core's). */
@@ -174,6 +182,13 @@ static void sdma_done(uint32_t port, uint32_t gen, uint16_t i, bool last, bool o
      * connection's sequence stays intact. */
     (void)ok;
     pd[i].state = PD_READY;
+    /* on the wire now if it is the next one and the engine is free (the
+     * latency of every message with a payload); ACKs waiting for the wire
+     * go first, through tx_poll */
+    if (ctrl_pending())
+        set_active(pd[i].peer);
+    else
+        tx_kick(pd[i].peer);
 }
 
 /* Cut the next packet of the cursor's message, start its SDMA. Always
@@ -186,7 +201,6 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     struct stoken *t;
     struct pktd *d;
     struct nc_pkt *h;
-    struct dma_req r;
     uint32_t seq, len;
     uint16_t i;
 
@@ -199,11 +213,30 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     len = t->len - t->built;
     if (len > NC_FW_MTU)
         len = NC_FW_MTU;
+    if (len) {
+        /* the payload's DMA first, filled in its queue slot: the engine
+         * fetches it while the descriptor and the header are written
+         * (its completion runs from dma_poll, never before this returns) */
+        struct dma_req *r = dma_slot(true);    /* the E2L queue is deeper than the pool */
+
+        NC_OPAQUE(r);
+        r->done = sdma_done;
+        r->checkgen = 0;
+        r->port = t->port;
+        r->arg = i;
+        r->gen = 0;
+        r->lar = (uint32_t)(uintptr_t)(hdr_of(i) + NC_PKT_HDR);
+        r->eal = t->lo + t->built;
+        r->eah = t->hi + (r->eal < t->lo);
+        r->len = len;
+        r->last = 1;
+        dma_push(true);
+    }
     seq = nc_tx_push(&c->w);
     c->slot[nc_tx_slot(seq)] = i;
     d = &pd[i];
     NC_OPAQUE(d);
-    d->state = PD_SDMA;
+    d->state = PD_SDMA;     /* PD_READY below when there is no payload */
     d->dead = 0;
     d->tok = c->cur;
     d->peer = (uint16_t)peer;
@@ -233,19 +266,7 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
         /* nothing to fetch (barrier packets, empty messages, fences): ready
          * now, not after a trip through the DMA queue */
         d->state = PD_READY;
-        return true;
     }
-    r.done = sdma_done;
-    r.checkgen = 0;
-    r.port = t->port;
-    r.arg = i;
-    r.gen = 0;
-    r.lar = (uint32_t)(uintptr_t)(hdr_of(i) + NC_PKT_HDR);
-    r.eal = t->lo + d->offset;
-    r.eah = t->hi + (r.eal < t->lo);
-    r.len = len;
-    r.last = 1;
-    dma_queue(true, &r);    /* the E2L queue is deeper than the descriptor pool */
     return true;
 }
 
