@@ -222,7 +222,11 @@ int nc_host_route(unsigned dst, uint8_t *route, size_t max)
 
 void nc_host_compute_ns(uint64_t ns)
 {
-    charge(cur, ns * 1000 * cur->c.compute_scale_micro / 1000000);
+    uint64_t ps = ns * 1000 * cur->c.compute_scale_micro / 1000000;
+
+    if (cur->m.compute)
+        cur->m.compute(cur->m.opaque, cur->node, cur->now_ps, ps);
+    charge(cur, ps);
 }
 
 /* Pure CPU time, like compute: no interaction, so no sync point; the next

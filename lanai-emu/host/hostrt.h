@@ -41,6 +41,9 @@ struct hostrt_machine {
     /* Optional (NULL: one crossbar, node j on port j). The route bytes from
      * node to dst, as nc_host_route(). */
     int (*route)(void *opaque, unsigned node, unsigned dst, uint8_t *route, size_t max);
+    /* Optional (NULL: none), for traces: the host computes (the program's
+     * nc_host_compute_ns) from t_ps for dur_ps. */
+    void (*compute)(void *opaque, unsigned node, uint64_t t_ps, uint64_t dur_ps);
 };
 
 /* Host costs, from the platform profile (picoseconds). */

@@ -80,6 +80,14 @@ static void host_console(void *opaque, unsigned node, uint64_t t,
     mr_console(&m->node[node], t, s, len);
 }
 
+/* A host computes (nc_host_compute_ns): a line of the event trace. */
+static void host_compute(void *opaque, unsigned node, uint64_t t, uint64_t dur)
+{
+    MyrinetState *m = opaque;
+
+    mr_trace(&m->node[node], t, "host compute %" PRIu64 " ps", dur);
+}
+
 /* The topology's routes (up*-down*), as route bytes 0x80 | port. */
 static int host_route(void *opaque, unsigned node, unsigned dst,
                       uint8_t *route, size_t max)
@@ -243,6 +251,7 @@ void mr_hosts_init(MyrinetState *m)
             .pio_write_block = host_pio_write_block,
             .pio_read_block = host_pio_read_block,
             .route = host_route,
+            .compute = host_compute,
         };
         struct hostrt_costs c = {
             .pio_read_ps = pp->pci_pio_read_ps,
