@@ -11,7 +11,10 @@ set logscale x 2
 set xlabel 'message size (bytes)'
 set ylabel 'one-way latency (us)'
 set key top left
-plot OUT.'/nicoll_p2p.csv' every ::2 using 1:2 with linespoints title 'ping-pong / 2'
+# log-log; size 0 has no place on a log axis: it is drawn at 1/2 byte
+set logscale y 2
+plot OUT.'/nicoll_p2p.csv' every ::2 using ($1 > 0 ? $1 : 0.5):2 with linespoints title 'ping-pong / 2 (0 B drawn at 1/2)'
+unset logscale y
 # The key sits in the empty band between the link line (250) and the bus
 # peak (528), clear of both and of the data (all below ~150 MB/s).
 set ylabel 'bandwidth (MB/s)'
