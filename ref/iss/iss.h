@@ -53,6 +53,15 @@ struct iss {
     unsigned pend_slots;
     uint32_t pend_target;
 
+    /* Strict mode (lanai-iss --strict): a LANai 9.0/9.1 core without load
+     * interlocks (docs/lanai-isa.md, "Timing and hazards"). hz_reg[k] is
+     * the destination of the load retired k+1 instructions ago (0: none),
+     * hz_pc[k] its address; an instruction that reads or writes one of
+     * them traps. Kept across iss_reset. */
+    bool strict;
+    unsigned hz_reg[2];
+    uint32_t hz_pc[2];
+
     /* Retired-instruction count (the test machine's cycle counter). */
     uint64_t icount;
     uint64_t limit; /* stop with ISS_LIMIT when icount reaches it; 0 = none */
@@ -85,6 +94,11 @@ enum iss_status iss_run(struct iss *s);
 void iss_exit(struct iss *s, int code);
 void iss_trap(struct iss *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Registers an instruction word reads or writes (bit r set; r0, r1 and pc
+ * never included) and, for a data load, its destination in *ld (0 if
+ * none). Strict mode's hazard rule uses it. */
+uint32_t iss_insn_regs(uint32_t w, unsigned *ld);
 
 /* Register file view that respects r0/r1/pc (for tests and traces). */
 uint32_t iss_get_reg(const struct iss *s, unsigned r);

@@ -51,6 +51,10 @@ static void usage(FILE *f)
         "  --timeout SEC        stop after SEC seconds of host time (0..%u;\n"
         "                       0 = no limit); exit status %d when reached\n"
         "  --stats              print instruction count and speed on stderr\n"
+        "  --strict[=CORE]      a core without load interlocks (CORE lanai9.0,\n"
+        "                       the default, or lanai9.1): a register used or\n"
+        "                       written in the 2 instructions after a load into\n"
+        "                       it traps (docs/lanai-isa.md, Timing and hazards)\n"
         "  -h, --help           this text\n"
         "The program's console output goes to stdout and its exit status becomes\n"
         "ours. A trap (reserved encoding, misaligned or unmapped access) prints\n"
@@ -193,7 +197,7 @@ int main(int argc, char **argv)
 {
     uint64_t max_insns = 4000000000ull, mem = 16u << 20, timeout = 0;
     bool timed_out = false;
-    bool do_trace = false, stats = false;
+    bool do_trace = false, stats = false, strict = false;
     struct iss s;
     struct loadable l;
     char err[256];
@@ -207,6 +211,13 @@ int main(int argc, char **argv)
             do_trace = true;
         } else if (!strcmp(a, "--stats")) {
             stats = true;
+        } else if (!strcmp(a, "--strict") || !strcmp(a, "--strict=lanai9.0") ||
+                   !strcmp(a, "--strict=lanai9.1")) {
+            strict = true;
+        } else if (!strncmp(a, "--strict=", 9)) {
+            fprintf(stderr, "%s: --strict: unknown core '%s' (lanai9.0 or "
+                    "lanai9.1)\n", prog, a + 9);
+            return EXIT_USAGE;
         } else if (!strcmp(a, "--max-insns") && i + 1 < argc) {
             if (parse_size("--max-insns", argv[++i], UINT64_MAX >> 11, &max_insns))
                 return EXIT_USAGE;
@@ -261,6 +272,7 @@ int main(int argc, char **argv)
     s.mmio = testdev;
     s.trace = do_trace ? trace : NULL;
     s.limit = max_insns;
+    s.strict = strict;
     iss_reset(&s, ram, (uint32_t)mem, l.entry);
     if (place_args(&s, argc - i, argv + i))
         return EXIT_USAGE;

@@ -188,17 +188,31 @@ static void setv(unsigned rd, uint32_t v)
     }
 }
 
+/* --strict: both run a core without load interlocks (lanai-iss --strict,
+ * lanai-qemu --strict); the streams then keep the 2 instructions after a
+ * data load off its register (they are random instructions that avoid it),
+ * and the trap programs are load-use hazards. */
+static bool strict;
+static unsigned avoid; /* a register gen_simple must not touch, 0 none */
+
 static unsigned rnd_dst(void) /* never pc; r0/r1 now and then */
 {
-    unsigned r = rnd(32);
-    if (r == 2 || (r < 2 && rnd(4)))
-        r = 3 + rnd(29);
+    unsigned r;
+    do {
+        r = rnd(32);
+        if (r == 2 || (r < 2 && rnd(4)))
+            r = 3 + rnd(29);
+    } while (avoid && r == avoid);
     return r;
 }
 
 static unsigned rnd_src(void)
 {
-    return rnd(32);
+    unsigned r;
+    do
+        r = rnd(32);
+    while (avoid && r == avoid);
+    return r;
 }
 
 static unsigned rnd_gpr(void) /* r3..r31 */
@@ -254,6 +268,20 @@ static void gen_simple(void)
     }
 }
 
+static void gen_simple(void);
+
+/* Strict mode: the load shadow, two random instructions that leave rd
+ * alone. */
+static void shadow(unsigned rd)
+{
+    if (!strict || rd <= 2)
+        return;
+    avoid = rd;
+    gen_simple();
+    gen_simple();
+    avoid = 0;
+}
+
 /* A random address in [area, area + 64) aligned to size. */
 static uint32_t rnd_ea(uint32_t area, unsigned size)
 {
@@ -277,7 +305,12 @@ static void gen_rm(uint32_t area)
     int32_t off = (int32_t)rnd(1024) - 512;
 
     setv(base, p ? ea - (uint32_t)off : ea);
-    emit(enc_rm(st, st ? rnd_src() : load_dst(base, q), base, p, q, off));
+    {
+        unsigned rd = st ? rnd_src() : load_dst(base, q);
+        emit(enc_rm(st, rd, base, p, q, off));
+        if (!st)
+            shadow(rd);
+    }
 }
 
 /* SPLS: half/byte with a 10-bit displacement. */
@@ -289,8 +322,12 @@ static void gen_spls(uint32_t area)
     int32_t off = (int32_t)rnd(1024) - 512;
 
     setv(base, p ? ea - (uint32_t)off : ea);
-    emit(enc_spls(st ? rnd_src() : load_dst(base, q), base, y, st,
-                  st ? 0 : rnd(2), p, q, off));
+    {
+        unsigned rd = st ? rnd_src() : load_dst(base, q);
+        emit(enc_spls(rd, base, y, st, st ? 0 : rnd(2), p, q, off));
+        if (!st)
+            shadow(rd);
+    }
 }
 
 /* RRM: address = Rs1 op Rs2, each op with operands chosen to hit ea. */
@@ -330,17 +367,24 @@ static void gen_rrm(uint32_t area)
     setv(rs2, b);
     if (op == ADDC || op == SUBB)
         emit(enc_ri(ADD, 0, 0, 1, 0, 0)); /* add.f r0,0,r0: C = 0 */
-    emit(enc_rrm(st, st ? rnd_src() : load_dst(rs1, q), rs1, p, q, rs2, bbb, j,
-                 yl, st ? 0 : rnd(2)));
+    {
+        unsigned rd = st ? rnd_src() : load_dst(rs1, q);
+        emit(enc_rrm(st, rd, rs1, p, q, rs2, bbb, j, yl, st ? 0 : rnd(2)));
+        if (!st)
+            shadow(rd);
+    }
 }
 
 static void gen_sls(uint32_t area)
 {
     uint32_t ea = rnd_ea(area, 4) | rnd(4); /* bits 1:0 are ignored */
-    if (rnd(2))
+    if (rnd(2)) {
         emit(enc_sls(1, rnd_src(), ea));
-    else
-        emit(enc_sls(0, rnd_dst(), ea));
+    } else {
+        unsigned rd = rnd_dst();
+        emit(enc_sls(0, rd, ea));
+        shadow(rd);
+    }
 }
 
 /* ---- streams --------------------------------------------------------- */
@@ -458,6 +502,10 @@ static void gen_print(void)
         emit(enc_sli(8, pass == 0 ? DUMP_WORDS * 4 : AREA_SIZE));
         loop = here();
         emit(enc_spls(9, 7, 1, 0, 1, 0, 1, 1));         /* uld.b [%r7++], %r9 */
+        if (strict) {
+            emit(0x00000001);
+            emit(0x00000001);
+        }
         emit(enc_sls(1, 9, CONSOLE & 0x1FFFFF));         /* st %r9, [console] */
         emit(enc_ri(SUB, 8, 8, 1, 0, 1));                /* sub.f %r8, 1, %r8 */
         emit(enc_br(6, loop));                           /* bne loop */
@@ -567,6 +615,7 @@ static void run_iss(const uint8_t *elf, size_t len, struct result *r)
     s.mmio = iss_dev;
     s.mmio_ctx = &r->out;
     s.limit = 1000000000;
+    s.strict = strict;
     iss_reset(&s, ram, sizeof ram, l.entry);
     iss_run(&s);
     r->count = s.icount;
@@ -586,8 +635,8 @@ static void run_qemu(const char *elfpath, struct result *r)
 
     memset(r, 0, sizeof *r);
     snprintf(errpath, sizeof errpath, "%s.qemu-stderr", elfpath);
-    snprintf(cmd, sizeof cmd, "%s --stats --timeout 300 %s 2> %s", qemu_cmd,
-             elfpath, errpath);
+    snprintf(cmd, sizeof cmd, "%s --stats --timeout 300%s %s 2> %s", qemu_cmd,
+             strict ? " --strict" : "", elfpath, errpath);
     p = popen(cmd, "r");
     if (!p) {
         perror("rdiff: popen");
@@ -741,7 +790,16 @@ static bool run_trap(unsigned i)
         "read of the console register", "misaligned jump target",
         "reserved RRM width", "SPLS with insn[15]=1",
     };
-    unsigned kind = i % (sizeof what / sizeof what[0]), r;
+    static const char *const hz[] = {
+        "RM load used by the next instruction", "SLS load used 2 later",
+        "load then an ALU write of its register", "SPLS load stored next",
+        "RRM load used as an address 2 later",
+        "load in a taken branch's delay slot, used at the target",
+        "load used by a jump through its register",
+        "load in a not-taken branch's slot, used after it",
+    };
+    unsigned kind = strict ? i % (sizeof hz / sizeof hz[0])
+                           : i % (sizeof what / sizeof what[0]), r;
     struct result ri, rq;
     char path[512];
     uint8_t *elf;
@@ -754,6 +812,26 @@ static bool run_trap(unsigned i)
         mov32(r, rnd_value());
     for (r = rnd(8); r > 0; r--)
         gen_simple();
+    if (strict) {
+        uint32_t ea = AREA_BASE;
+        setv(4, ea);
+        setv(5, 0);
+        switch (kind) {
+        case 0: emit(enc_rm(0, 3, 4, 0, 0, 0)); emit(enc_ri(ADD, 6, 3, 0, 0, 1)); break;
+        case 1: emit(enc_sls(0, 3, ea)); emit(1); emit(enc_rr(6, 7, 0, 0, 3, 0, 0)); break;
+        case 2: emit(enc_rm(0, 3, 4, 0, 0, 0)); emit(1); emit(enc_ri(OR, 3, 0, 0, 0, 5)); break;
+        case 3: emit(enc_spls(3, 4, 1, 0, 1, 0, 0, 0)); emit(enc_rm(1, 3, 4, 0, 0, 4)); break;
+        case 4: emit(enc_rm(0, 3, 4, 0, 0, 0)); emit(1);
+                emit(enc_rrm(0, 6, 4, 1, 0, 3, 4, 0, 1, 0)); break;
+        case 5: emit(enc_br(0, here() + 12)); emit(enc_rm(0, 3, 4, 0, 0, 0)); emit(1);
+                emit(enc_ri(SUB, 0, 3, 1, 0, 0)); break;
+        case 6: emit(enc_rm(0, 3, 4, 0, 0, 0)); emit(enc_rr(2, 3, 0, 0, 0, 0, 0)); break;
+        default: emit(enc_ri(SUB, 0, 0, 1, 0, 0)); /* Z = 1: bne not taken */
+                 emit(enc_br(6, here() + 40)); emit(enc_sls(0, 3, ea));
+                 emit(enc_ri(ADD, 6, 3, 0, 0, 1)); break;
+        }
+        goto tail;
+    }
     switch (kind) {
     case 0: emit(enc_rr(3, 4, 0, 0, 5, 1, 1)); break;
     case 1: emit(enc_special(3, 4, 5)); break;
@@ -772,6 +850,7 @@ static bool run_trap(unsigned i)
     case 12: emit(enc_rrm(0, 3, 4, 0, 0, 5, 0, 0, 3, 0)); break;
     default: emit(0xF20F8000u); break;
     }
+tail:
     for (r = 0; r < 20; r++)
         emit(0x00000001);
     emit(enc_sli(3, 0));
@@ -787,8 +866,9 @@ static bool run_trap(unsigned i)
     run_qemu(path, &rq);
     ok = ri.status == 125 && rq.status == 125 && ri.trap_pc == rq.trap_pc &&
          ri.count == rq.count;
-    tap(ok, "trap %u (%s): iss and qemu stop at pc 0x%08x after %" PRIu64
-        " instructions", i, what[kind], ri.trap_pc, ri.count);
+    tap(ok, "trap %u (%s%s): iss and qemu stop at pc 0x%08x after %" PRIu64
+        " instructions", i, strict ? "strict, " : "", strict ? hz[kind] : what[kind],
+        ri.trap_pc, ri.count);
     if (!ok)
         printf("#   iss: status %d pc 0x%08x count %" PRIu64 "; qemu: status %d"
                " pc 0x%08x count %" PRIu64 " (%s.qemu-stderr)\n", ri.status,
@@ -812,11 +892,12 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--body") && v) { body = (unsigned)strtoul(v, NULL, 0); i++; }
         else if (!strcmp(a, "--traps") && v) { traps = (unsigned)strtoul(v, NULL, 0); i++; }
         else if (!strcmp(a, "--qemu") && v) { qemu_cmd = v; i++; }
+        else if (!strcmp(a, "--strict")) strict = true;
         else if (!strcmp(a, "--from") && v) { first_prog = (unsigned)strtoul(v, NULL, 0); i++; }
         else if (!strcmp(a, "--dir") && v) { workdir = v; i++; }
         else {
             fprintf(stderr, "usage: rdiff [--seed N] [--streams N] [--per-program N] "
-                    "[--body N] [--traps N] [--qemu CMD] [--dir DIR] [--from PROGRAM]\n");
+                    "[--body N] [--traps N] [--strict] [--qemu CMD] [--dir DIR] [--from PROGRAM]\n");
             return 2;
         }
     }

@@ -104,6 +104,9 @@ struct ld_options {
     struct ld_defsym defsyms[LD_MAX_DEFSYMS];
     size_t ndefsyms;
     bool want_image, want_map;
+    const char *cpu;        /* -mcpu: NULL (v11) or "lanai9.0"/"lanai9.1" */
+    bool hazard_report;     /* --hazard-report: counts on diag */
+    bool no_hazard_fix;     /* --no-hazard-fix: count only (tests, mutants) */
     FILE *diag;             /* where messages go (stderr) */
 };
 
@@ -237,6 +240,9 @@ void ld_layout(struct ld *ld);
 /* Address of byte 'off' of an input section that is part of the output;
  * false if off is outside it (or outside every merged string). */
 bool isec_addr(const struct isec *s, uint32_t off, uint32_t *addr);
+
+/* hazard.c: nops against load-use hazards (-mcpu=lanai9.x), before layout */
+void ld_hazard_pass(struct ld *ld);
 
 /* reloc.c */
 void ld_relocate(struct ld *ld);

@@ -27,6 +27,11 @@ int ld_link(const struct ld_options *opt, struct ld_result *res)
     ld_check_undefined(&ld);
     if (ld.errors)
         return ld.errors;
+    if (opt->cpu) {
+        ld_hazard_pass(&ld);
+        if (ld.errors)
+            return ld.errors;
+    }
     ld_layout(&ld);
     if (ld.errors)
         return ld.errors;

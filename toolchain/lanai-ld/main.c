@@ -26,6 +26,10 @@ static void usage(FILE *f)
 "  --section-start NAME=ADDR  place output section NAME at ADDR\n"
 "  --defsym SYM=VALUE      define an absolute symbol\n"
 "  -L DIR, -lNAME          search DIR for libNAME.a\n"
+"  -mcpu=CPU               v11 (default, load interlocks) or lanai9.0/lanai9.1:\n"
+"                          insert nops against load-use hazards (docs/lanai-ld.md)\n"
+"  --hazard-report         print the hazards found and the nops inserted\n"
+"  --no-hazard-fix         with -mcpu=lanai9.x: count hazards, insert nothing\n"
 "Numbers take 0x, K and M. Exit status 0 on success, 1 on link errors, 2 on\n"
 "usage errors (an unreadable input, a library not found).\n", f);
 }
@@ -190,6 +194,20 @@ int main(int argc, char **argv)
                 return 2;
             }
             libdirs[nlibdirs++] = d;
+        } else if (!strncmp(a, "-mcpu=", 6)) {
+            if (!strcmp(a + 6, "lanai9.0") || !strcmp(a + 6, "lanai9.1"))
+                opt.cpu = a + 6;
+            else if (!strcmp(a + 6, "v11"))
+                opt.cpu = NULL;
+            else {
+                fprintf(stderr, "lanai-ld: -mcpu: unknown CPU '%s' (v11, lanai9.0 or "
+                        "lanai9.1)\n", a + 6);
+                return 2;
+            }
+        } else if (!strcmp(a, "--hazard-report")) {
+            opt.hazard_report = true;
+        } else if (!strcmp(a, "--no-hazard-fix")) {
+            opt.no_hazard_fix = true;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;

@@ -90,6 +90,13 @@ static void lanai_cpu_initfn(Object *obj)
     cpu_set_cpustate_pointers(LANAI_CPU(obj));
 }
 
+/* The LANai 9.0 and 9.1 parts: no load interlocks (docs/lanai-isa.md,
+ * "Timing and hazards"); otherwise the v11 core. */
+static void lanai_cpu_strict_initfn(Object *obj)
+{
+    LANAI_CPU(obj)->env.strict = 1;
+}
+
 static ObjectClass *lanai_cpu_class_by_name(const char *cpu_model)
 {
     ObjectClass *oc = object_class_by_name(cpu_model);
@@ -201,9 +208,19 @@ static const TypeInfo lanai_cpu_type_info[] = {
         .abstract = true,
     },
     {
-        /* The only model: LLVM's CPU "v11", which LANai 9 code is built for. */
+        /* LLVM's CPU "v11", which LANai 9 code is built for (the default). */
         .name = LANAI_CPU_TYPE_NAME("v11"),
         .parent = TYPE_LANAI_CPU,
+    },
+    {
+        .name = LANAI_CPU_TYPE_NAME("lanai9.0"),
+        .parent = TYPE_LANAI_CPU,
+        .instance_init = lanai_cpu_strict_initfn,
+    },
+    {
+        .name = LANAI_CPU_TYPE_NAME("lanai9.1"),
+        .parent = TYPE_LANAI_CPU,
+        .instance_init = lanai_cpu_strict_initfn,
     },
 };
 

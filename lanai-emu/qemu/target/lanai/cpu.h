@@ -67,6 +67,15 @@ typedef struct CPUArchState {
     uint32_t pend_taken;
 
     /*
+     * Strict mode (-cpu lanai9.0 / lanai9.1, no load interlocks; ref/iss's
+     * --strict): hz_reg[k] is the destination of the data load that ran
+     * k+1 instructions ago (0: none), hz_pc[k] its address. An instruction
+     * that reads or writes one of them traps (helper_hazard).
+     */
+    uint32_t hz_reg[2];
+    uint32_t hz_pc[2];
+
+    /*
      * This CPU's own clock: cycles retired so far (lanai_insn_cycles()
      * each). It is not QEMU's global virtual clock. It is exact whenever a
      * memory or device access or a trap happens; between those it may lag
@@ -81,6 +90,11 @@ typedef struct CPUArchState {
      * detection). Kept across reset: the board owns it.
      */
     uint32_t store_watch;
+
+    /* Non-zero for the lanai9.0/lanai9.1 models (set when the CPU object
+     * is created, kept across reset): every instruction is checked for
+     * load-use hazards. */
+    uint32_t strict;
 } CPULanaiState;
 
 struct ArchCPU {

@@ -54,6 +54,33 @@ void lanai_cpu_trap(CPUState *cs, uintptr_t retaddr, const char *fmt, ...)
     exit(125); /* lanai-iss's trap status */
 }
 
+/*
+ * Strict mode (lanai9.0/9.1 models): trap if this instruction reads or
+ * writes a register that a load of the last two instructions has not
+ * written yet, then shift the window. The same rule as ref/iss --strict.
+ */
+void HELPER(hazard)(CPULanaiState *env, uint32_t pc, uint32_t regs,
+                    uint32_t ld, uint32_t cycles)
+{
+    int k;
+
+    for (k = 0; k < 2; k++) {
+        uint32_t r = env->hz_reg[k];
+        if (r && ((regs >> r) & 1)) {
+            env->pc = pc;
+            env->cycles += cycles;
+            lanai_cpu_trap(env_cpu(env), 0, "load-use hazard: r%u loaded by "
+                           "the instruction at 0x%08x, %d before (strict: "
+                           "LANai 9.0/9.1 have no load interlock)", r, env->hz_pc[k],
+                           k + 1);
+        }
+    }
+    env->hz_reg[1] = env->hz_reg[0];
+    env->hz_pc[1] = env->hz_pc[0];
+    env->hz_reg[0] = ld;
+    env->hz_pc[0] = pc;
+}
+
 void HELPER(trap)(CPULanaiState *env, uint32_t code, uint32_t cycles)
 {
     env->cycles += cycles;
