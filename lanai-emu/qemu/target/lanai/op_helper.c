@@ -44,8 +44,10 @@ void lanai_cpu_trap(CPUState *cs, uintptr_t retaddr, const char *fmt, ...)
         insn = cpu_ldl_code(env, env->pc);
     }
     fflush(stdout);
-    fprintf(stderr, "lanai-qemu: trap at pc 0x%08x (insn 0x%08x: %s) after %"
-            PRIu64 " instructions: %s\n", env->pc, insn,
+    /* the name the user ran (lanai-qemu, lanai-run: both exec QEMU under it) */
+    fprintf(stderr, "%s: trap at pc 0x%08x (insn 0x%08x: %s) after %"
+            PRIu64 " instructions: %s\n", g_get_prgname() ? g_get_prgname() : "lanai-qemu",
+            env->pc, insn,
             iss_disas(insn, env->pc, text, sizeof text), env->cycles, reason);
     if (LANAI_CPU(cs)->board_trap_hook) {
         LANAI_CPU(cs)->board_trap_hook(cs);
