@@ -189,6 +189,11 @@ void nic_receive(struct nic *n, const struct fabric_delivery *d)
     p = &n->rxq[(n->rxq_head + n->rxq_count) % n->rxq_cap];
     p->head_ps = d->head_ps;
     p->tail_ps = d->tail_ps;
+    if (d->held && d->head_ps < now(n)) {
+        /* held behind another packet: in line from now on */
+        p->head_ps = now(n);
+        p->tail_ps = now(n) + (d->tail_ps - d->head_ps);
+    }
     p->id = d->id;
     p->held = d->held;
     p->crc_ok = d->crc_ok;
