@@ -172,7 +172,7 @@ struct MyrinetState {
 
     FILE *trace_f;                 /* event trace (trace=FILE), or NULL */
     GArray *tx;                    /* MrTx not yet given to the fabric */
-    bool bp;                       /* back-pressure (MYRINET_BACKPRESSURE=0: off) */
+    bool bp;                       /* back-pressure (MYRINET_BACKPRESSURE=1: on) */
     uint64_t bp_timeout_ps;        /* blocking time-out (MYRINET_BP_TIMEOUT) */
     GArray *rxdone;                /* MrRxDone not yet given to the fabric */
     uint64_t flush_upto;           /* the window mr_tx_flush() is closing */
