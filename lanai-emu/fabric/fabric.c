@@ -9,6 +9,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A packet the fabric is working on. Channels are numbered: NIC i's link
+ * to its switch is i, switch s port p's output is nnodes + s * 64 + p.
+ * A packet takes its channels 0..n in order; it takes channel h when it
+ * is first in that channel's queue (packets that waited for it, in the
+ * order the fabric was given them) and no other packet holds it (a packet
+ * holds a channel from taking it until its release time is known).
+ */
+struct fab_pkt {
+    uint64_t id;
+    unsigned src, dst, n, k;     /* channels 0..n; k: the next to take */
+    bool queued, held, inwork;
+    uint32_t ch[TOPO_MAX_HOPS + 1];
+    uint64_t s[TOPO_MAX_HOPS + 1];   /* head enters channel h */
+    uint64_t rel[TOPO_MAX_HOPS + 1]; /* held: release if taken at its head time */
+    uint64_t t_send, delay, head;
+    int corrupt_at;              /* byte to flip (-1: none) and its bit */
+    uint8_t corrupt_bit;
+    size_t len, route;
+    uint8_t *pkt;
+    struct fab_pkt *next_held;   /* held at the same receiver, in order */
+    struct fab_pkt *next_work, *next_live, **prev_live;
+};
+
+struct fab_qent {
+    struct fab_pkt *p;
+    struct fab_qent *next;
+};
+
+/* pcap records wait here until every packet given before theirs has one */
+struct fab_rec {
+    uint64_t id;
+    struct pcap_pkthdr h;
+    struct fab_rec *next;
+    uint8_t data[];
+};
+
 struct fabric {
     const struct topo *t;
     struct fabric_timing tm;
@@ -16,6 +53,17 @@ struct fabric {
     uint64_t last_send_ps;
     uint64_t *nic_free;          /* channel: NIC -> its switch */
     uint64_t *sw_free;           /* channel: switch s port p -> peer */
+    /* back-pressure (all per channel, numbered as in struct fab_pkt) */
+    struct fabric_bp bp;
+    bool bp_on;
+    uint64_t floor_ps, next_id, next_rec;
+    struct fab_pkt **holder;
+    struct fab_qent **qhead, **qtail;
+    struct fab_pkt **held_head, **held_tail;    /* per receiver */
+    unsigned *nheld;
+    struct fab_pkt *work, *live;
+    struct fab_rec *recs;
+    struct fabric_delivery *scratch, *sync_out;
     struct fabric_fault_rule rules[FABRIC_MAX_RULES];
     unsigned nrules;
     FILE *fault_log;
@@ -43,24 +91,57 @@ struct fabric *fabric_new(const struct topo *t, const struct fabric_timing *tm,
     f->tm = *tm;
     f->rng = seed;
     f->nic_free = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->nic_free);
-    f->sw_free = calloc((size_t)t->nswitches * TOPO_MAX_PORTS, sizeof *f->sw_free);
-    if (!f->nic_free || !f->sw_free) {
+    f->sw_free = calloc((size_t)t->nswitches * TOPO_MAX_PORTS + 1, sizeof *f->sw_free);
+    size_t nch = t->nnodes + (size_t)t->nswitches * TOPO_MAX_PORTS + 1;
+    f->holder = calloc(nch, sizeof *f->holder);
+    f->qhead = calloc(nch, sizeof *f->qhead);
+    f->qtail = calloc(nch, sizeof *f->qtail);
+    f->held_head = calloc(t->nnodes + 1, sizeof *f->held_head);
+    f->held_tail = calloc(t->nnodes + 1, sizeof *f->held_tail);
+    f->nheld = calloc(t->nnodes + 1, sizeof *f->nheld);
+    f->scratch = malloc(sizeof *f->scratch);
+    f->next_rec = 1;
+    if (!f->nic_free || !f->sw_free || !f->holder || !f->qhead || !f->qtail ||
+        !f->held_head || !f->held_tail || !f->nheld || !f->scratch) {
         fabric_free(f);
         return NULL;
     }
     return f;
 }
 
+static void fabric_flush_records(struct fabric *f);
+
 void fabric_free(struct fabric *f)
 {
     if (!f)
         return;
+    fabric_flush_records(f);
     if (f->dumper)
         pcap_dump_close(f->dumper);
     if (f->pcap)
         pcap_close(f->pcap);
+    while (f->live) {
+        struct fab_pkt *p = f->live;
+        f->live = p->next_live;
+        free(p->pkt);
+        free(p);
+    }
+    if (f->qhead)
+        for (size_t c = 0; c < f->t->nnodes + (size_t)f->t->nswitches * TOPO_MAX_PORTS; c++)
+            while (f->qhead[c]) {
+                struct fab_qent *q = f->qhead[c];
+                f->qhead[c] = q->next;
+                free(q);
+            }
     free(f->nic_free);
     free(f->sw_free);
+    free(f->holder);
+    free(f->qhead);
+    free(f->qtail);
+    free(f->held_head);
+    free(f->held_tail);
+    free(f->nheld);
+    free(f->scratch);
     free(f);
 }
 
@@ -280,15 +361,37 @@ static bool link_down(const struct fabric *f, int node, int sw, int port, uint64
     return false;
 }
 
-static void trace(struct fabric *f, unsigned src, const struct fabric_delivery *d,
-                  uint64_t t_ps, const uint8_t *pkt, size_t len)
+/* ---- the packet trace (pcap) ---------------------------------------------- */
+
+/* Records are written in the order the fabric was given the packets; one
+ * whose fate is not known yet (held at its receiver, or waiting for a
+ * channel) keeps the later ones back. */
+static void write_records(struct fabric *f)
 {
-    uint8_t rec[40 + FABRIC_MAX_PACKET];
-    struct pcap_pkthdr h;
+    while (f->recs && f->recs->id == f->next_rec) {
+        struct fab_rec *r = f->recs;
+        f->recs = r->next;
+        pcap_dump((u_char *)f->dumper, &r->h, r->data);
+        free(r);
+        f->next_rec++;
+    }
+}
+
+static void trace_id(struct fabric *f, uint64_t id, unsigned src,
+                     const struct fabric_delivery *d, uint64_t t_ps, const uint8_t *pkt,
+                     size_t len)
+{
+    struct fab_rec *r, **pp;
+    uint8_t *rec;
     uint64_t v[3] = { t_ps, d->head_ps, d->tail_ps };
 
     if (!f->dumper)
         return;
+    r = malloc(sizeof *r + 32 + len);
+    if (!r)
+        return;
+    r->id = id;
+    rec = r->data;
     /* record: version, src, dst, status, hops, send/head/tail times (ps),
      * then the packet as sent (all big-endian) */
     rec[0] = 0; rec[1] = 1;
@@ -301,10 +404,14 @@ static void trace(struct fabric *f, unsigned src, const struct fabric_delivery *
         for (int b = 0; b < 8; b++)
             rec[8 + 8 * k + b] = (uint8_t)(v[k] >> (56 - 8 * b));
     memcpy(rec + 32, pkt, len);
-    h.ts.tv_sec = (time_t)(t_ps / 1000000000000ull);
-    h.ts.tv_usec = (suseconds_t)((t_ps / 1000) % 1000000000ull); /* ns precision */
-    h.caplen = h.len = (bpf_u_int32)(32 + len);
-    pcap_dump((u_char *)f->dumper, &h, rec);
+    r->h.ts.tv_sec = (time_t)(t_ps / 1000000000000ull);
+    r->h.ts.tv_usec = (suseconds_t)((t_ps / 1000) % 1000000000ull); /* ns precision */
+    r->h.caplen = r->h.len = (bpf_u_int32)(32 + len);
+    for (pp = &f->recs; *pp && (*pp)->id < id; pp = &(*pp)->next)
+        ;
+    r->next = *pp;
+    *pp = r;
+    write_records(f);
 }
 
 int fabric_open_pcap(struct fabric *f, const char *path, char *err, size_t errlen)
@@ -325,29 +432,284 @@ int fabric_open_pcap(struct fabric *f, const char *path, char *err, size_t errle
     return 0;
 }
 
+/* At the end: packets still held or waiting are recorded as not delivered
+ * (receiver and tail time 0xFFFF and 0 when they never reached it). */
+static void fabric_flush_records(struct fabric *f)
+{
+    if (!f->dumper)
+        return;
+    for (struct fab_pkt *p = f->live; p; p = p->next_live) {
+        struct fabric_delivery d = { .delivered = false, .dst = p->dst, .hops = p->n,
+                                     .head_ps = p->held ? p->head : 0 };
+        trace_id(f, p->id, p->src, &d, p->t_send, p->pkt, p->len);
+    }
+    while (f->recs) {
+        f->next_rec = f->recs->id;
+        write_records(f);
+    }
+}
+
 static int drop(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pkt,
                 size_t len, struct fabric_delivery *out, const char *why, uint64_t s0)
 {
     out->delivered = false;
     out->why = why;
-    /* the sender's link carried the packet anyway */
-    f->nic_free[src] = s0 + (uint64_t)len * f->tm.byte_ps;
+    /* the sender's link carried the packet anyway (unless a held packet
+     * has it: then this one is dropped at the sender) */
+    if (!f->holder[src] && !f->qhead[src])
+        f->nic_free[src] = s0 + (uint64_t)len * f->tm.byte_ps;
     f->cnt.dropped++;
-    trace(f, src, out, t_ps, pkt, len);
+    trace_id(f, f->next_id, src, out, t_ps, pkt, len);
     return 0;
+}
+
+/* ---- back-pressure: channels, queues, held packets ------------------------ */
+
+void fabric_set_backpressure(struct fabric *f, const struct fabric_bp *bp)
+{
+    f->bp = *bp;
+    f->bp_on = bp->room && bp->deliver;
+}
+
+void fabric_set_floor(struct fabric *f, uint64_t t_ps)
+{
+    f->floor_ps = t_ps;
+}
+
+static uint64_t *chan_free(struct fabric *f, uint32_t c)
+{
+    return c < f->t->nnodes ? &f->nic_free[c] : &f->sw_free[c - f->t->nnodes];
+}
+
+/* The first packet waiting for channel c may try again. */
+static void kick(struct fabric *f, uint32_t c)
+{
+    struct fab_pkt *p = f->qhead[c] ? f->qhead[c]->p : NULL;
+
+    if (p && !p->inwork) {
+        p->inwork = true;
+        p->next_work = NULL;
+        /* FIFO: the packets are tried in the order they became ready */
+        struct fab_pkt **pp = &f->work;
+        while (*pp)
+            pp = &(*pp)->next_work;
+        *pp = p;
+    }
+}
+
+/* Channel h of p is free from 'rel' on. */
+static void release(struct fabric *f, struct fab_pkt *p, unsigned h, uint64_t rel)
+{
+    uint32_t c = p->ch[h];
+
+    if (h < p->n && f->holder[c] != p)
+        return;
+    if (rel < f->floor_ps)
+        rel = f->floor_ps;
+    if (h < p->n)
+        f->holder[c] = NULL;
+    *chan_free(f, c) = rel;
+    kick(f, c);
+}
+
+static void forget(struct fabric *f, struct fab_pkt *p)
+{
+    *p->prev_live = p->next_live;
+    if (p->next_live)
+        p->next_live->prev_live = p->prev_live;
+    f->cnt.waiting--;
+    free(p->pkt);
+    free(p);
+}
+
+/* The delivery record of p as if its head arrived at p->head. */
+static struct fabric_delivery *record(struct fabric *f, struct fab_pkt *p)
+{
+    struct fabric_delivery *d = f->sync_out ? f->sync_out : f->scratch;
+
+    memset(d, 0, offsetof(struct fabric_delivery, data));
+    d->dst = p->dst;
+    d->hops = p->n;
+    d->type = p->len - p->route >= 2 ?
+              (uint16_t)(p->pkt[p->route] << 8 | p->pkt[p->route + 1]) : 0;
+    d->head_ps = p->head;
+    d->tail_ps = d->head_ps + (uint64_t)(p->len - p->n + 1) * f->tm.byte_ps;
+    d->len = p->len - p->route;
+    memcpy(d->data, p->pkt + p->route, d->len);
+    /* Each hop checks and regenerates the CRC-8 over what it forwards; the
+     * last one appends it over exactly what the receiver gets. */
+    d->crc = crc8(0, d->data, d->len);
+    if (p->corrupt_at >= 0)
+        d->data[p->corrupt_at] ^= p->corrupt_bit;
+    /* the receiver's check: only a flipped bit can make it fail, so an
+     * untouched packet need not be summed twice */
+    d->crc_ok = p->corrupt_at < 0 || crc8(0, d->data, d->len) == d->crc;
+    d->delivered = true;
+    d->id = p->id;
+    return d;
+}
+
+/* p's head has reached its receiver's link. */
+static void arrive(struct fabric *f, struct fab_pkt *p)
+{
+    const uint64_t hop = f->tm.cable_ps + f->tm.byte_ps + f->tm.switch_ps;
+    const uint64_t *s = p->s;
+    const size_t len = p->len;
+    const unsigned n = p->n;
+    bool take = !f->bp_on ||
+                (!f->nheld[p->dst] && f->bp.room(f->bp.opaque, p->dst) > 0);
+    uint64_t at = s[n] + f->tm.cable_ps;
+    struct fabric_delivery *d;
+
+    p->head = at + p->delay;
+    /* Release times: the tail passes channel h after the head reached the
+     * last channel, minus the hops in between, plus the bytes left then. */
+    for (unsigned h = 0; h <= n; h++) {
+        uint64_t bytes = len - h + 1, rel = s[n] - (uint64_t)(n - h) * hop + bytes * f->tm.byte_ps;
+        if (take || (h < n && rel <= at)) {
+            release(f, p, h, rel);      /* the tail has left it */
+        } else {
+            p->rel[h] = rel;            /* busy until the receiver takes p */
+        }
+    }
+    d = record(f, p);
+    if (p->delay)
+        f->cnt.delayed++;
+    if (take) {
+        f->cnt.delivered++;
+        trace_id(f, p->id, p->src, d, p->t_send, p->pkt, p->len);
+        if (f->bp_on)
+            f->bp.deliver(f->bp.opaque, d);
+        forget(f, p);
+        return;
+    }
+    p->held = true;
+    d->held = true;
+    f->cnt.held++;
+    f->nheld[p->dst]++;
+    p->next_held = NULL;
+    if (f->held_tail[p->dst])
+        f->held_tail[p->dst]->next_held = p;
+    else
+        f->held_head[p->dst] = p;
+    f->held_tail[p->dst] = p;
+    f->bp.deliver(f->bp.opaque, d);
+}
+
+/* Take p's channels as far as it can go now. */
+static void advance(struct fabric *f, struct fab_pkt *p)
+{
+    const uint64_t hop = f->tm.cable_ps + f->tm.byte_ps + f->tm.switch_ps;
+
+    while (p->k <= p->n) {
+        unsigned h = p->k;
+        uint32_t c = p->ch[h];
+        struct fab_qent *q = f->qhead[c];
+
+        if ((q && q->p != p) || (h < p->n && f->holder[c] && f->holder[c] != p)) {
+            if (!p->queued) {
+                /* wait, and keep its place for the channels after it */
+                p->queued = true;
+                for (unsigned j = h; j <= p->n; j++) {
+                    struct fab_qent *e = malloc(sizeof *e);
+                    if (!e)
+                        abort();
+                    e->p = p;
+                    e->next = NULL;
+                    if (f->qtail[p->ch[j]])
+                        f->qtail[p->ch[j]]->next = e;
+                    else
+                        f->qhead[p->ch[j]] = e;
+                    f->qtail[p->ch[j]] = e;
+                }
+            }
+            return;
+        }
+        if (q) {
+            f->qhead[c] = q->next;
+            if (!q->next)
+                f->qtail[c] = NULL;
+            free(q);
+        }
+        {
+            uint64_t *s = p->s;
+            uint64_t ready = h ? s[h - 1] + hop : p->t_send;
+            uint64_t fr = *chan_free(f, c);
+            s[h] = ready > fr ? ready : fr;
+            if (h)
+                f->cnt.blocked_ps += s[h] - ready;
+        }
+        if (h < p->n)
+            f->holder[c] = p;
+        else
+            kick(f, c);         /* the next packet for this receiver */
+        p->k = h + 1;
+    }
+    arrive(f, p);
+}
+
+static void run_work(struct fabric *f)
+{
+    while (f->work) {
+        struct fab_pkt *p = f->work;
+        f->work = p->next_work;
+        p->inwork = false;
+        advance(f, p);
+    }
+}
+
+void fabric_rx_done(struct fabric *f, unsigned dst, uint64_t id, uint64_t t_ps,
+                    bool dropped)
+{
+    struct fab_pkt **pp, *p, *prev = NULL;
+    struct fabric_delivery *d;
+
+    if (dst >= f->t->nnodes)
+        return;
+    for (pp = &f->held_head[dst]; *pp && (*pp)->id != id; pp = &(*pp)->next_held)
+        prev = *pp;
+    if (!(p = *pp))
+        return;
+    *pp = p->next_held;
+    if (f->held_tail[dst] == p)
+        f->held_tail[dst] = prev;
+    f->nheld[dst]--;
+    d = record(f, p);
+    if (dropped) {
+        /* the network discards what is left of it: its path is free */
+        for (unsigned h = 0; h < p->n; h++)
+            release(f, p, h, t_ps);
+        if (!f->nheld[dst])
+            release(f, p, p->n, t_ps);
+        d->delivered = false;
+        d->tail_ps = t_ps;
+        f->cnt.timeouts++;
+        f->cnt.dropped++;
+    } else {
+        /* the worm moves on, late by the time it waited */
+        uint64_t late = t_ps > p->head ? t_ps - p->head : 0;
+        for (unsigned h = 0; h < p->n; h++)
+            release(f, p, h, p->rel[h] + late);
+        if (!f->nheld[dst])
+            release(f, p, p->n, p->rel[p->n] + late);
+        d->tail_ps += late;     /* the head reached the link on time */
+        f->cnt.delivered++;
+    }
+    trace_id(f, p->id, p->src, d, p->t_send, p->pkt, p->len);
+    forget(f, p);
+    run_work(f);
 }
 
 int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pkt,
                 size_t len, struct fabric_delivery *out)
 {
     const struct topo *t = f->t;
-    const uint64_t hop = f->tm.cable_ps + f->tm.byte_ps + f->tm.switch_ps;
-    uint16_t chan_sw[TOPO_MAX_HOPS];
-    uint8_t chan_port[TOPO_MAX_HOPS];
-    uint64_t s[TOPO_MAX_HOPS + 1];
+    uint32_t chan[TOPO_MAX_HOPS + 1];
+    uint64_t s[1];
     unsigned n = 0, sw;
     size_t i = 0;
     int dst = -1;
+    struct fab_pkt *p;
 
     memset(out, 0, offsetof(struct fabric_delivery, data));
     if (src >= t->nnodes) {
@@ -360,6 +722,8 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
     }
     f->last_send_ps = t_ps;
     f->cnt.sent++;
+    f->next_id++;
+    out->id = f->next_id;
     s[0] = t_ps > f->nic_free[src] ? t_ps : f->nic_free[src];
     if (len > FABRIC_MAX_PACKET)
         return drop(f, src, t_ps, pkt, len > FABRIC_MAX_PACKET ? FABRIC_MAX_PACKET : len,
@@ -371,6 +735,7 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
         log_fault(f, t_ps, "drop (sender's link down)", src, -1, 0);
         return drop(f, src, t_ps, pkt, len, out, "sender's link is down", s[0]);
     }
+    chan[0] = src;
     for (;;) {
         const struct topo_peer *q;
         unsigned port;
@@ -389,9 +754,8 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
                       q->kind == TOPO_NODE ? q->id : -1, 0);
             return drop(f, src, t_ps, pkt, len, out, "link on the route is down", s[0]);
         }
-        chan_sw[n] = (uint16_t)sw;
-        chan_port[n] = (uint8_t)port;
         n++;
+        chan[n] = t->nnodes + sw * TOPO_MAX_PORTS + port;
         i++;
         if (q->kind == TOPO_NODE) {
             dst = q->id;
@@ -426,42 +790,41 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
         }
     }
 
-    /* Cut-through timing over channels 0 (NIC link) .. n (into the receiver). */
-    for (unsigned h = 1; h <= n; h++) {
-        uint64_t ready = s[h - 1] + hop;
-        uint64_t fr = f->sw_free[chan_sw[h - 1] * TOPO_MAX_PORTS + chan_port[h - 1]];
-        s[h] = ready > fr ? ready : fr;
-        f->cnt.blocked_ps += s[h] - ready;
+    p = calloc(1, sizeof *p);
+    if (!p || !(p->pkt = malloc(len ? len : 1))) {
+        free(p);
+        out->why = "out of memory";
+        return -1;
     }
-    /* Release times: the tail passes channel h after the head reached the
-     * last channel, minus the hops in between, plus the bytes left then. */
-    for (unsigned h = 0; h <= n; h++) {
-        uint64_t bytes = len - h + 1, rel = s[n] - (uint64_t)(n - h) * hop + bytes * f->tm.byte_ps;
-        if (h == 0)
-            f->nic_free[src] = rel;
-        else
-            f->sw_free[chan_sw[h - 1] * TOPO_MAX_PORTS + chan_port[h - 1]] = rel;
-    }
-    out->head_ps = s[n] + f->tm.cable_ps + delay;
-    out->tail_ps = out->head_ps + (uint64_t)(len - n + 1) * f->tm.byte_ps;
-    out->len = len - i;
-    memcpy(out->data, pkt + i, out->len);
-    /* Each hop checks and regenerates the CRC-8 over what it forwards; the
-     * last one appends it over exactly what the receiver gets. */
-    out->crc = crc8(0, out->data, out->len);
-    if (corrupt && out->len) {
+    p->id = f->next_id;
+    p->src = src;
+    p->dst = (unsigned)dst;
+    p->n = n;
+    memcpy(p->ch, chan, sizeof chan[0] * (n + 1));
+    p->t_send = t_ps;
+    p->delay = delay;
+    p->len = len;
+    p->route = i;
+    memcpy(p->pkt, pkt, len);
+    p->corrupt_at = -1;
+    if (corrupt && len - i) {
         /* a bit flips on the last link, after the CRC was computed */
-        out->data[next_rand(f) % out->len] ^= (uint8_t)(1u << (next_rand(f) % 8));
+        p->corrupt_at = (int)(next_rand(f) % (len - i));
+        p->corrupt_bit = (uint8_t)(1u << (next_rand(f) % 8));
         f->cnt.corrupted++;
     }
-    /* the receiver's check: only a flipped bit can make it fail, so an
-     * untouched packet need not be summed twice */
-    out->crc_ok = !corrupt || crc8(0, out->data, out->len) == out->crc;
-    if (delay)
-        f->cnt.delayed++;
-    out->delivered = true;
-    f->cnt.delivered++;
-    trace(f, src, out, t_ps, pkt, len);
+    p->next_live = f->live;
+    if (f->live)
+        f->live->prev_live = &p->next_live;
+    p->prev_live = &f->live;
+    f->live = p;
+    f->cnt.waiting++;
+    /* Without back-pressure every packet goes through at once: its
+     * delivery is *out. */
+    f->sync_out = f->bp_on ? NULL : out;
+    advance(f, p);
+    run_work(f);
+    f->sync_out = NULL;
     return 0;
 }
 

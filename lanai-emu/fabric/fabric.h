@@ -81,7 +81,14 @@ struct fabric_delivery {
     bool crc_ok;          /* the receiver's check: crc8(data) == crc */
     uint16_t type;        /* packet type (0 if the packet is too short) */
     size_t len;           /* bytes the receiver gets (route stripped, no CRC) */
-    uint8_t data[FABRIC_MAX_PACKET];
+    /* Back-pressure (fabric_set_backpressure): the receiver had no room
+     * when the head arrived, so the packet is held in the network at its
+     * link, its path busy, until the receiver takes it or drops it; it
+     * must then call fabric_rx_done(dst, id, ...). head_ps/tail_ps are
+     * the times had it been taken at once. */
+    bool held;
+    uint64_t id;          /* the fabric's number for the packet (1, 2, ...) */
+    uint8_t data[FABRIC_MAX_PACKET];   /* last: copies may stop at len */
     const char *why;      /* reason when dropped */
     unsigned hops;
 };
@@ -126,9 +133,46 @@ uint64_t fabric_link_change_after(const struct fabric *f, unsigned node, uint64_
  * next packet then). */
 uint64_t fabric_tx_free(const struct fabric *f, unsigned node);
 
-/* Counters for observability and tests. */
+/*
+ * Back-pressure (docs/fabric.md, "Back-pressure"). With it, a packet whose
+ * receiver has no room when its head arrives is held in the network: every
+ * channel its tail has not yet left stays busy, and packets that need one
+ * of them wait (in the order the fabric was given them), until the
+ * receiver takes the packet (fabric_rx_done, dropped false: the worm moves
+ * on, late by the time it waited) or drops it after the blocking time-out
+ * (dropped true: its channels are free at that time). Deliveries then no
+ * longer come back from fabric_send: every one goes to 'deliver', possibly
+ * during a later fabric_send or fabric_rx_done. Without it (the default)
+ * every packet is taken on arrival and fabric_send fills *out.
+ *
+ * 'room' says how many packets node dst can take on arrival now (0 or 1:
+ * its armed receive buffer); it is asked when a packet reaches the
+ * receiver's link, in the fabric's processing order.
+ */
+struct fabric_bp {
+    void *opaque;
+    unsigned (*room)(void *opaque, unsigned dst);
+    void (*deliver)(void *opaque, const struct fabric_delivery *d);
+};
+void fabric_set_backpressure(struct fabric *f, const struct fabric_bp *bp);
+
+/* The receiver dst took (dropped false) or dropped (true) the held packet
+ * 'id' at t_ps. Packets waiting for its channels move on. */
+void fabric_rx_done(struct fabric *f, unsigned dst, uint64_t id, uint64_t t_ps,
+                    bool dropped);
+
+/* Channels released by fabric_rx_done (and by packets that waited for
+ * them) are not free before t_ps: the machine passes the start of the
+ * window whose events it reports, so that nothing it hands on lands in a
+ * window that already ran (docs/myrinet.md). 0 (the default): no floor. */
+void fabric_set_floor(struct fabric *f, uint64_t t_ps);
+
+/* Counters for observability and tests. held: packets held at their
+ * receiver's link; timeouts: held packets the receiver dropped;
+ * waiting: packets the fabric has not finished with now. */
 struct fabric_counters {
     uint64_t sent, delivered, dropped, corrupted, delayed, blocked_ps;
+    uint64_t held, timeouts, waiting;
 };
 void fabric_get_counters(const struct fabric *f, struct fabric_counters *c);
 

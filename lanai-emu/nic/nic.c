@@ -28,6 +28,7 @@ int nic_init(struct nic *n, const struct nic_env *env, const struct nic_timing *
     n->rxq = calloc(NIC_RX_QUEUE, sizeof *n->rxq);
     if (!n->rxq)
         return -1;
+    n->rxq_cap = NIC_RX_QUEUE;
     nic_reset(n);
     return 0;
 }
@@ -45,11 +46,23 @@ void nic_reset(struct nic *n)
     struct nic_rx_packet *rxq = n->rxq;
     uint32_t sram = n->sram_size;
     bool link_down = n->link_down, irq_was = n->irq_level;
+    unsigned cap = n->rxq_cap;
+    bool bp = n->rx_bp;
+    uint64_t timeout = n->rx_timeout_ps;
 
+    /* packets held in the network for this NIC are lost with the reset */
+    for (unsigned i = 0; n->env.rx_done && i < n->rxq_count; i++) {
+        const struct nic_rx_packet *p = &rxq[(n->rxq_head + i) % cap];
+        if (p->held)
+            n->env.rx_done(n->env.opaque, p->id, now(n), true);
+    }
     memset(n, 0, sizeof *n);
     n->env = env;
     n->tm = tm;
     n->rxq = rxq;
+    n->rxq_cap = cap;
+    n->rx_bp = bp;
+    n->rx_timeout_ps = timeout;
     n->sram_size = sram;
     n->link_down = link_down;
     n->rtc_offset = -(int64_t)(now(n) / NIC_RTC_TICK_PS); /* RTC reads 0 at reset */
@@ -103,35 +116,86 @@ static void rx_catch_up(struct nic *n, uint64_t t)
             if (n->rx_buff_ps)
                 n->isr_latched |= L9_ISR_BUFF;
         }
-        if (!n->rx_armed || !n->rxq_count)
+        if (!n->rxq_count)
             return;
         {
             const struct nic_rx_packet *p = &n->rxq[n->rxq_head];
             /* it starts when it has arrived, the buffer is armed and the
-             * previous packet has ended */
-            uint64_t at = p->head_ps;
-            if (n->rx_arm_ps > at) at = n->rx_arm_ps;
-            if (n->rx_tail_ps > at) at = n->rx_tail_ps;
+             * previous packet has ended (or was dropped) */
+            uint64_t ready = p->head_ps;
+            if (n->rx_tail_ps > ready) ready = n->rx_tail_ps;
+            if (n->rx_drop_ps > ready) ready = n->rx_drop_ps;
+            uint64_t at = !n->rx_armed ? UINT64_MAX : n->rx_arm_ps > ready ? n->rx_arm_ps : ready;
+            if (p->held && n->rx_timeout_ps && ready + n->rx_timeout_ps < at &&
+                ready + n->rx_timeout_ps <= t) {
+                /* blocked too long: the network drops it */
+                n->rx_drop_ps = ready + n->rx_timeout_ps;
+                n->counters_rx_timeout++;
+                n->rxq_head = (n->rxq_head + 1) % n->rxq_cap;
+                n->rxq_count--;
+                if (n->env.rx_done)
+                    n->env.rx_done(n->env.opaque, p->id, n->rx_drop_ps, true);
+                continue;
+            }
             if (at > t)
                 return;
             rx_start(n, p, at);
-            n->rxq_head = (n->rxq_head + 1) % NIC_RX_QUEUE;
+            if (p->held && n->env.rx_done)
+                n->env.rx_done(n->env.opaque, p->id, at, false);
+            n->rxq_head = (n->rxq_head + 1) % n->rxq_cap;
             n->rxq_count--;
         }
     }
+}
+
+void nic_set_backpressure(struct nic *n, bool on, uint64_t timeout_ps)
+{
+    n->rx_bp = on;
+    n->rx_timeout_ps = timeout_ps;
+}
+
+unsigned nic_rx_room(const struct nic *n)
+{
+    return n->rx_armed && !n->rx_active && !n->rxq_count;
+}
+
+/* With back-pressure the queue is the line of packets held in the network
+ * at this NIC's link: it has no limit of its own. */
+static int rxq_grow(struct nic *n)
+{
+    struct nic_rx_packet *q = calloc((size_t)n->rxq_cap * 2, sizeof *q);
+
+    if (!q)
+        return -1;
+    for (unsigned i = 0; i < n->rxq_count; i++)
+        q[i] = n->rxq[(n->rxq_head + i) % n->rxq_cap];
+    free(n->rxq);
+    n->rxq = q;
+    n->rxq_head = 0;
+    n->rxq_cap *= 2;
+    return 0;
 }
 
 void nic_receive(struct nic *n, const struct fabric_delivery *d)
 {
     struct nic_rx_packet *p;
 
-    if (n->rxq_count == NIC_RX_QUEUE) {
+    if (n->rxq_count == n->rxq_cap && (!n->rx_bp || rxq_grow(n))) {
         n->counters_rx_dropped++;   /* nobody drains the receive queue */
+        if (d->held && n->env.rx_done)
+            n->env.rx_done(n->env.opaque, d->id, now(n), true);
         return;
     }
-    p = &n->rxq[(n->rxq_head + n->rxq_count) % NIC_RX_QUEUE];
+    p = &n->rxq[(n->rxq_head + n->rxq_count) % n->rxq_cap];
     p->head_ps = d->head_ps;
     p->tail_ps = d->tail_ps;
+    if (d->held && d->head_ps < now(n)) {
+        /* held behind another packet: in line from now on */
+        p->head_ps = now(n);
+        p->tail_ps = now(n) + (d->tail_ps - d->head_ps);
+    }
+    p->id = d->id;
+    p->held = d->held;
     p->crc_ok = d->crc_ok;
     p->len = (uint32_t)d->len;
     memcpy(p->data, d->data, d->len);
@@ -288,6 +352,12 @@ static void update(struct nic *n)
         CONSIDER(n->rx_tail_ps);
     } else if (n->rx_armed && n->rxq_count) {
         CONSIDER(n->rxq[n->rxq_head].head_ps);
+    } else if (n->rxq_count && n->rxq[n->rxq_head].held && n->rx_timeout_ps) {
+        /* the head of the line waits for a buffer: its time-out */
+        uint64_t ready = n->rxq[n->rxq_head].head_ps;
+        if (n->rx_tail_ps > ready) ready = n->rx_tail_ps;
+        if (n->rx_drop_ps > ready) ready = n->rx_drop_ps;
+        CONSIDER(ready + n->rx_timeout_ps);
     }
     CONSIDER(n->send_free_ps);
 #undef CONSIDER

@@ -52,6 +52,11 @@ struct nic_env {
     /* optional (NULL: none): a host-DMA block of engine e (0 L2E, 1 E2L)
      * begins at start_ps and completes at done_ps; for traces only */
     void (*dma_trace)(void *opaque, int e, uint64_t start_ps, uint64_t done_ps, uint32_t len);
+    /* Back-pressure (optional): a packet the fabric holds in the network
+     * for this NIC (fabric_delivery.held) was taken into an armed buffer
+     * (dropped false) or dropped at t_ps (the blocking time-out, or a
+     * reset). Called in time order, at t_ps. */
+    void (*rx_done)(void *opaque, uint64_t id, uint64_t t_ps, bool dropped);
 };
 
 struct nic_timing {
@@ -70,6 +75,8 @@ struct nic_timing {
 
 struct nic_rx_packet {
     uint64_t head_ps, tail_ps;
+    uint64_t id;              /* the fabric's number, when held */
+    bool held;                /* held in the network until taken */
     bool crc_ok;
     uint32_t len;
     uint8_t data[FABRIC_MAX_PACKET];
@@ -110,6 +117,10 @@ struct nic {
     uint64_t rx_arm_ps;       /* when the buffer was armed */
     struct nic_rx_packet *rxq;    /* queued arrivals, NIC_RX_QUEUE of them */
     unsigned rxq_head, rxq_count;
+    unsigned rxq_cap;         /* grows with back-pressure on */
+    bool rx_bp;               /* back-pressure: arrivals are held in the network */
+    uint64_t rx_timeout_ps;   /* ... and dropped after blocking this long (0: never) */
+    uint64_t rx_drop_ps;      /* when the last held packet was dropped */
     /* the packet being received into the armed buffer */
     bool rx_active;
     uint64_t rx_head_ps, rx_tail_ps, rx_buff_ps;
@@ -120,6 +131,7 @@ struct nic {
     struct nic_dma dma[2];
 
     uint64_t counters_tx, counters_rx, counters_rx_dropped, counters_dma_blocks;
+    uint64_t counters_rx_timeout;     /* held packets dropped after the time-out */
 };
 
 int nic_init(struct nic *n, const struct nic_env *env, const struct nic_timing *tm,
@@ -143,6 +155,19 @@ void nic_reg_write(struct nic *n, uint32_t off, uint32_t val, bool from_host);
 /* A packet from the fabric (its delivery record) reaches this NIC. Called
  * at or before its head time, in arrival order. */
 void nic_receive(struct nic *n, const struct fabric_delivery *d);
+
+/* Back-pressure (docs/nic.md "Receive engine"): arrivals the fabric holds
+ * in the network wait for an armed buffer without a queue limit, the
+ * fabric is told when each is taken (env.rx_done), and one that waits
+ * longer than timeout_ps (0: forever) at the head of the line is dropped.
+ * Off (the default): the 64-packet queue, drops beyond. */
+void nic_set_backpressure(struct nic *n, bool on, uint64_t timeout_ps);
+
+/* Packets the NIC can take on arrival now without holding them in the
+ * network: 1 when a buffer is armed and nothing is waiting for it, else 0
+ * (from its state as last brought up to date; never more than the truth
+ * at a later time, since only arrivals consume an armed buffer). */
+unsigned nic_rx_room(const struct nic *n);
 
 /* Link state from the fabric's fault rules (LINK_DOWN in ISR). */
 void nic_set_link(struct nic *n, bool up);

@@ -284,7 +284,7 @@ int refsim_init(struct refsim *s, const struct refsim_config *cfg, const struct 
     for (unsigned i = 0; i < cfg->nodes; i++) {
         struct refsim_node *n = &s->node[i];
         struct nic_env env = { n, e_now, e_sram_read, e_sram_write, e_host_read, e_host_write,
-                               e_transmit, e_irq, e_wake, NULL };
+                               e_transmit, e_irq, e_wake, NULL, NULL };
         struct board_env benv = { n, b_hold, b_host_irq };
         struct board_eeprom_info ee = { 0x50, cfg->sram_size, 1000 + i,
                                         (uint32_t)(cfg->nic_clock_hz / 1000000), 0x0901,

@@ -347,6 +347,119 @@ static void test_pcap_trace(void **st)
     topo_free(t);
 }
 
+
+/* ---- back-pressure ---------------------------------------------------------
+ * Two 8-port switches joined by one cable (port 2 of each); nodes 0 and 2
+ * on switch 0 (ports 0, 1), nodes 1 and 3 on switch 1 (ports 0, 1). Node
+ * 0 -> 1 and node 2 -> 3 share switch 0's output towards switch 1. */
+static struct topo *two_switches(void)
+{
+    char err[200];
+    struct topo *t = topo_new();
+    assert_int_equal(topo_add_switch(t, "a", 8, err, sizeof err), 0);
+    assert_int_equal(topo_add_switch(t, "b", 8, err, sizeof err), 0);
+    assert_int_equal(topo_link(t, 0, 2, 1, 2, err, sizeof err), 0);
+    assert_int_equal(topo_attach_node(t, 0, 0, 0, err, sizeof err), 0);
+    assert_int_equal(topo_attach_node(t, 2, 0, 1, err, sizeof err), 0);
+    assert_int_equal(topo_attach_node(t, 1, 1, 0, err, sizeof err), 0);
+    assert_int_equal(topo_attach_node(t, 3, 1, 1, err, sizeof err), 0);
+    assert_int_equal(topo_finish(t, err, sizeof err), 0);
+    return t;
+}
+
+static unsigned bp_room_of[4];
+static struct fabric_delivery bp_got[8];
+static unsigned bp_ngot;
+
+static unsigned bp_room(void *o, unsigned dst)
+{
+    (void)o;
+    return bp_room_of[dst];
+}
+
+static void bp_deliver(void *o, const struct fabric_delivery *dd)
+{
+    (void)o;
+    assert_true(bp_ngot < 8);
+    bp_got[bp_ngot++] = *dd;
+}
+
+/* Node 0 sends 1000 bytes to node 1, node 2 then 10 bytes to node 3;
+ * 'room1' says whether node 1 takes packets on arrival. */
+static struct fabric *bp_scenario(struct topo *t, unsigned room1)
+{
+    struct fabric *f = fabric_new(t, &TM, 1);
+    struct fabric_bp bp = { .room = bp_room, .deliver = bp_deliver };
+    uint8_t a[2048], c[64];
+    size_t la = make_packet(t, 0, 1, 1, 1000, a), lc = make_packet(t, 2, 3, 1, 10, c);
+
+    fabric_set_backpressure(f, &bp);
+    bp_room_of[0] = bp_room_of[2] = bp_room_of[3] = 1;
+    bp_room_of[1] = room1;
+    bp_ngot = 0;
+    assert_int_equal(fabric_send(f, 0, 0, a, la, &d), 0);
+    assert_int_equal(fabric_send(f, 2, 100, c, lc, &d), 0);
+    return f;
+}
+
+static void test_backpressure_blocks_the_path(void **st)
+{
+    struct topo *t = two_switches();
+    struct fabric *f;
+    struct fabric_counters cnt;
+    uint64_t base, late = 1000000000;   /* node 1 arms a buffer 1 ms late */
+    (void)st;
+
+    /* unblocked: both delivered at once; node 2's packet waits only for
+     * the tail of node 0's on the shared cable */
+    f = bp_scenario(t, 1);
+    assert_int_equal(bp_ngot, 2);
+    assert_false(bp_got[0].held);
+    assert_int_equal(bp_got[1].dst, 3);
+    base = bp_got[1].head_ps;
+    /* node 0's tail (2 route bytes, type, 1000 bytes) leaves the cable
+     * at HOP + 1004 bytes; node 2's head then crosses switch 1 */
+    assert_int_equal(base, HOP + (2 + 2 + 1000) * TM.byte_ps + HOP + TM.cable_ps);
+    fabric_free(f);
+
+    /* node 1 has no buffer armed: node 0's packet is held at its link and
+     * keeps the shared cable busy, so node 2's packet (to an idle node)
+     * waits in the network */
+    f = bp_scenario(t, 0);
+    assert_int_equal(bp_ngot, 1);
+    assert_true(bp_got[0].held);
+    assert_int_equal(bp_got[0].dst, 1);
+    fabric_get_counters(f, &cnt);
+    assert_int_equal(cnt.waiting, 2);
+    /* node 1 takes it 1 ms after its head arrived: the worm moves on and
+     * node 2's packet arrives exactly 1 ms later than unblocked */
+    fabric_rx_done(f, 1, bp_got[0].id, bp_got[0].head_ps + late, false);
+    assert_int_equal(bp_ngot, 2);
+    assert_int_equal(bp_got[1].dst, 3);
+    assert_false(bp_got[1].held);
+    assert_int_equal(bp_got[1].head_ps, base + late);
+    fabric_get_counters(f, &cnt);
+    assert_int_equal(cnt.delivered, 2);     /* nothing lost */
+    assert_int_equal(cnt.dropped, 0);
+    assert_int_equal(cnt.held, 1);
+    assert_int_equal(cnt.waiting, 0);
+    fabric_free(f);
+
+    /* node 1 never arms: at the time-out the held packet is dropped and
+     * its path freed; node 2's packet goes on from then */
+    f = bp_scenario(t, 0);
+    uint64_t tdrop = bp_got[0].head_ps + 50 * late;
+    fabric_rx_done(f, 1, bp_got[0].id, tdrop, true);
+    assert_int_equal(bp_ngot, 2);
+    assert_int_equal(bp_got[1].head_ps, tdrop + HOP + TM.cable_ps);
+    fabric_get_counters(f, &cnt);
+    assert_int_equal(cnt.timeouts, 1);
+    assert_int_equal(cnt.dropped, 1);
+    assert_int_equal(cnt.delivered, 1);
+    fabric_free(f);
+    topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_probabilistic_faults_are_seeded),
         cmocka_unit_test(test_fault_rule_errors),
         cmocka_unit_test(test_pcap_trace),
+        cmocka_unit_test(test_backpressure_blocks_the_path),
     };
     return cmocka_run_group_tests_name("fabric", tests, NULL, NULL);
 }

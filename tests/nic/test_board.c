@@ -74,7 +74,7 @@ static bool cpu_mmio(struct iss *s, void *ctx, uint32_t addr, unsigned size, boo
 static void setup(void)
 {
     struct nic_env env = { NULL, m_now, m_sram_read, m_sram_write, m_host_rw, m_host_w,
-                           m_transmit, m_nic_irq, m_wake, NULL };
+                           m_transmit, m_nic_irq, m_wake, NULL, NULL };
     struct nic_timing tm = { .byte_ps = 4000, .dma_fixed_ps = 650000, .dma_read_ps = 620000,
                              .dma_ps_per_byte = 2000, .dma_burst = 256 };
     struct board_env benv = { NULL, m_hold, m_host_irq };

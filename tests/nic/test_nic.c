@@ -99,7 +99,7 @@ static struct nic nics[2];
 static struct nic *setup(unsigned i)
 {
     struct nic_env env = { &fk[i], f_now, f_sram_read, f_sram_write, f_host_read,
-                           f_host_write, f_transmit, f_irq, f_wake, NULL };
+                           f_host_write, f_transmit, f_irq, f_wake, NULL, NULL };
     memset(&fk[i], 0, sizeof fk[i]);
     fk[i].self = i;
     assert_int_equal(nic_init(&nics[i], &env, &TM, SRAM), 0);

@@ -29,6 +29,11 @@
 #define MR_SPECIAL_BASE L9_SPECIAL_BASE   /* the contract's one definition */
 #define MR_SPECIAL_SIZE 0x200u
 
+/* The network's blocking time-out: a packet held at its receiver's link
+ * this long is dropped (docs/fabric.md, "Back-pressure": Myrinet's
+ * long-period time-out, about 50 ms). */
+#define MR_BP_TIMEOUT_PS (50ull * 1000 * 1000 * 1000)
+
 enum mr_state {
     MR_HELD,    /* LANai held in reset (CPU halted) */
     MR_RUN,     /* CPU runs towards its next target */
@@ -83,6 +88,7 @@ typedef struct MrNode {
     uint64_t now_ps;           /* the node's time outside CPU accesses */
     uint64_t wake_ps;          /* nic_advance() due then (UINT64_MAX: none) */
     bool link_down;            /* last link state shown to the NIC (fault rules) */
+    unsigned rx_inflight;      /* packet events posted, not yet applied */
     /* idle detection (myrinet-idle.c) */
     uint64_t disturb;          /* bumps on anything that changes what the CPU sees */
     uint64_t disturb_win;      /* its value at the last window end */
@@ -117,6 +123,12 @@ typedef struct MrTx {
     uint32_t len;
     uint8_t *pkt;
 } MrTx;
+
+typedef struct MrRxDone {
+    MrOrder at;                    /* first: sorted by mr_order_cmp */
+    uint64_t id;                   /* the fabric's number of a held packet */
+    bool dropped;
+} MrRxDone;
 
 typedef struct MrLine {
     MrOrder at;                    /* first: sorted by mr_order_cmp */
@@ -160,6 +172,11 @@ struct MyrinetState {
 
     FILE *trace_f;                 /* event trace (trace=FILE), or NULL */
     GArray *tx;                    /* MrTx not yet given to the fabric */
+    bool bp;                       /* back-pressure (MYRINET_BACKPRESSURE=1: on) */
+    uint64_t bp_timeout_ps;        /* blocking time-out (MYRINET_BP_TIMEOUT) */
+    GArray *rxdone;                /* MrRxDone not yet given to the fabric */
+    uint64_t flush_upto;           /* the window mr_tx_flush() is closing */
+    struct fabric_delivery *tx_out;
     uint64_t tx_last_t;            /* send time of the last packet given to it */
     GArray *lines;                 /* console lines of the current window */
     uint64_t windows, events;

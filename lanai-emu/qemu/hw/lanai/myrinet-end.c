@@ -63,10 +63,11 @@ static void print_stats(MyrinetState *m)
         fprintf(stderr, "myrinet: node %u: %" PRIu64 " packets sent, %"
                 PRIu64 " received, %" PRIu64 " dropped (receive queue "
                 "full), %" PRIu64 " DMA blocks, %" PRIu64 " instructions, %"
-                PRIu64 " cycles skipped idle\n", i, n->nic.counters_tx,
+                PRIu64 " cycles skipped idle, %" PRIu64 " dropped blocked "
+                "(time-out)\n", i, n->nic.counters_tx,
                 n->nic.counters_rx, n->nic.counters_rx_dropped,
                 n->nic.counters_dma_blocks, c - n->skipped_cycles,
-                n->skipped_cycles);
+                n->skipped_cycles, n->nic.counters_rx_timeout);
     }
     fprintf(stderr, "myrinet: idle: %" PRIu64 " loop checks, %" PRIu64
             " idle stretches, %" PRIu64 " cycles skipped\n",

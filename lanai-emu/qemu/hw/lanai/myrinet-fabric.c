@@ -15,6 +15,83 @@
 void mr_tx_init(MyrinetState *m)
 {
     m->tx = g_array_new(false, false, sizeof(MrTx));
+    m->rxdone = g_array_new(false, false, sizeof(MrRxDone));
+    m->tx_out = g_new0(struct fabric_delivery, 1);
+}
+
+/* A delivery becomes a packet event at its receiver, at its head time. */
+static void post_delivery(MyrinetState *m, unsigned src,
+                          const struct fabric_delivery *d)
+{
+    MrEvent *e = g_new0(MrEvent, 1);
+    uint64_t at = d->head_ps;
+
+    if (d->held && at < m->flush_upto) {
+        /* A held packet that queued behind another one for its receiver's
+         * link may have a head time from before the window that ran: it
+         * waits in line at the NIC, which takes it at this window's end at
+         * the earliest (nic_receive). */
+        at = m->flush_upto;
+    }
+    if (at < m->flush_upto && !m->unsynced) {
+        error_report("myrinet: packet %u -> %u arrives at %" PRIu64
+                     " ps, inside the window it was sent in "
+                     "(lookahead %" PRIu64 " ps too large)",
+                     src, d->dst, d->head_ps, m->lookahead_ps);
+        exit(1);
+    }
+    e->t_ps = at;
+    e->kind = MR_EV_PACKET;
+    e->pkt = g_malloc(sizeof *d);
+    memcpy(e->pkt, d, offsetof(struct fabric_delivery, data) + d->len);
+    m->node[d->dst].rx_inflight++;
+    mr_post(&m->node[d->dst], e);
+}
+
+/*
+ * Back-pressure (docs/fabric.md): the fabric asks whether a receiver has
+ * room when a packet reaches its link (an armed buffer nothing else will
+ * take: what its NIC says at the end of the window, less the packets
+ * already on their way to it), and hands over every delivery, some of
+ * them held in the network; the NIC reports when it takes or drops a held
+ * one (mr_rx_done), and those reports reach the fabric at the end of the
+ * window, in (time, node) order, before the window's new packets.
+ */
+static unsigned bp_room(void *o, unsigned dst)
+{
+    MrNode *n = &((MyrinetState *)o)->node[dst];
+
+    return n->rx_inflight ? 0 : nic_rx_room(&n->nic);
+}
+
+static void bp_deliver(void *o, const struct fabric_delivery *d)
+{
+    post_delivery(o, 0xFFFF, d);
+}
+
+void mr_bp_init(MyrinetState *m)
+{
+    struct fabric_bp bp = { .opaque = m, .room = bp_room, .deliver = bp_deliver };
+
+    if (m->bp) {
+        fabric_set_backpressure(m->fabric, &bp);
+    }
+}
+
+/* The NIC took (or dropped) a packet held in the network (nic_env.rx_done). */
+void mr_rx_done(MrNode *n, uint64_t id, uint64_t t_ps, bool dropped)
+{
+    MyrinetState *m = n->m;
+    MrRxDone r = {
+        .at = { .t_ps = t_ps, .seq = ++m->seq, .node = n->id }, .id = id,
+        .dropped = dropped,
+    };
+
+    g_array_append_val(m->rxdone, r);
+    if (dropped) {
+        mr_trace(n, t_ps, "packet dropped: blocked at the link (fabric packet %"
+                 PRIu64 ")", id);
+    }
 }
 
 /* The NIC sent a packet (nic_env.transmit); its head leaves at t_ps. */
@@ -34,13 +111,32 @@ void mr_tx_flush(MyrinetState *m, uint64_t upto)
 {
     guint i, done = 0;
 
+    m->flush_upto = upto;
+    if (m->bp) {
+        /* released channels are not free before the window that ran */
+        fabric_set_floor(m->fabric, m->unsynced || upto < m->lookahead_ps ? 0 :
+                         upto - m->lookahead_ps);
+    }
+    if (m->rxdone->len) {
+        g_array_sort(m->rxdone, mr_order_cmp);
+        for (i = 0; i < m->rxdone->len; i++) {
+            MrRxDone *r = &g_array_index(m->rxdone, MrRxDone, i);
+            if (r->at.t_ps >= upto && !m->unsynced) {
+                break;
+            }
+            fabric_rx_done(m->fabric, r->at.node, r->id, r->at.t_ps, r->dropped);
+            done = i + 1;
+        }
+        g_array_remove_range(m->rxdone, 0, done);
+        done = 0;
+    }
     if (!m->tx->len) {
         return;
     }
     g_array_sort(m->tx, mr_order_cmp);
     for (i = 0; i < m->tx->len; i++) {
         MrTx *tx = &g_array_index(m->tx, MrTx, i);
-        struct fabric_delivery *d;
+        struct fabric_delivery *d = m->tx_out;
 
         if (tx->at.t_ps >= upto && !m->unsynced) {
             break;
@@ -49,26 +145,12 @@ void mr_tx_flush(MyrinetState *m, uint64_t upto)
             tx->at.t_ps = m->tx_last_t; /* only without synchronisation */
         }
         m->tx_last_t = tx->at.t_ps;
-        d = g_new(struct fabric_delivery, 1);
         if (fabric_send(m->fabric, tx->at.node, tx->at.t_ps, tx->pkt, tx->len, d)) {
             error_report("myrinet: fabric: %s", d->why ? d->why : "error");
             exit(1);
         }
-        if (d->delivered) {
-            MrEvent *e = g_new0(MrEvent, 1);
-            if (d->head_ps < upto && !m->unsynced) {
-                error_report("myrinet: packet %u -> %u arrives at %" PRIu64
-                             " ps, inside the window it was sent in "
-                             "(lookahead %" PRIu64 " ps too large)",
-                             tx->at.node, d->dst, d->head_ps, m->lookahead_ps);
-                exit(1);
-            }
-            e->t_ps = d->head_ps;
-            e->kind = MR_EV_PACKET;
-            e->pkt = d;
-            mr_post(&m->node[d->dst], e);
-        } else {
-            g_free(d);
+        if (d->delivered && !m->bp) {
+            post_delivery(m, tx->at.node, d);
         }
         g_free(tx->pkt);
         done = i + 1;

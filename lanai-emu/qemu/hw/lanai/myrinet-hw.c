@@ -129,6 +129,11 @@ static void env_dma_trace(void *o, int e, uint64_t start, uint64_t done, uint32_
     mr_trace(o, start, "dma %s %u bytes, done at %" PRIu64, e ? "e2l" : "l2e", len, done);
 }
 
+static void env_rx_done(void *o, uint64_t id, uint64_t t, bool dropped)
+{
+    mr_rx_done(o, id, t, dropped);
+}
+
 static void board_cpu_hold(void *o, bool hold)
 {
     mr_cpu_hold(o, hold);
@@ -152,6 +157,7 @@ static void build_node(MyrinetState *m, MachineState *ms, unsigned i)
         .sram_write = env_sram_write, .host_read = env_host_read,
         .host_write = env_host_write, .transmit = env_transmit,
         .irq = env_irq, .wake_at = env_wake_at, .dma_trace = env_dma_trace,
+        .rx_done = env_rx_done,
     };
     struct board_env be = {
         .opaque = n, .cpu_hold = board_cpu_hold, .host_irq = board_host_irq,
@@ -216,6 +222,7 @@ static void build_node(MyrinetState *m, MachineState *ms, unsigned i)
         error_report("myrinet: node %u: out of memory", i);
         exit(1);
     }
+    nic_set_backpressure(&n->nic, m->bp, m->bp_timeout_ps);
     ee.clockval = pp->nic_clock_hz / 1000000;
     ee.sram_size = n->sram_size;
     ee.serial = 0x10000 + i;

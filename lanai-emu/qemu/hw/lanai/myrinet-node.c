@@ -132,6 +132,7 @@ static void ev_apply(MrNode *n, MrEvent *e)
         hostrt_pio_reply(&n->host, 0);
         break;
     case MR_EV_PACKET:
+        n->rx_inflight--;
         nic_receive(&n->nic, e->pkt);
         break;
     case MR_EV_LINK:

@@ -48,6 +48,8 @@ void mr_tx_init(MyrinetState *m);
 void mr_transmit(MrNode *n, uint64_t t_ps, const uint8_t *pkt, size_t len);
 void mr_tx_flush(MyrinetState *m, uint64_t upto);
 void mr_link_changes(MyrinetState *m);
+void mr_bp_init(MyrinetState *m);
+void mr_rx_done(MrNode *n, uint64_t id, uint64_t t_ps, bool dropped);
 
 /* myrinet-host.c */
 void mr_hosts_init(MyrinetState *m);

@@ -177,6 +177,20 @@ static void myrinet_init(MachineState *ms)
         }
         m->lookahead_ps = l;
     }
+    /* Back-pressure (docs/fabric.md): off unless MYRINET_BACKPRESSURE=1
+     * (not yet the default: see "Back-pressure", what is left); the
+     * blocking time-out, MYRINET_BP_TIMEOUT=TIME (0: none) */
+    m->bp = getenv("MYRINET_BACKPRESSURE") && atoi(getenv("MYRINET_BACKPRESSURE"));
+    m->bp_timeout_ps = MR_BP_TIMEOUT_PS;
+    if (getenv("MYRINET_BP_TIMEOUT")) {
+        const char *v = getenv("MYRINET_BP_TIMEOUT");
+        if (!strcmp(v, "0")) {
+            m->bp_timeout_ps = 0;
+        } else if (punit_parse(PDIM_TIME, v, strlen(v), &m->bp_timeout_ps, msg,
+                               sizeof msg)) {
+            usage_error("MYRINET_BP_TIMEOUT=%s: %s", v, msg);
+        }
+    }
     m->host_mem_bytes = 4 * MiB;
     if (m->host_mem && *m->host_mem &&
         punit_parse(PDIM_SIZE, m->host_mem, strlen(m->host_mem),
@@ -197,6 +211,7 @@ static void myrinet_init(MachineState *ms)
     build_fabric(m);
     mr_sched_init(m);
     mr_nodes_build(m, ms);
+    mr_bp_init(m);
     mr_hosts_init(m);
     qemu_register_reset(myrinet_reset, m);
     printf("myrinet: %u nodes, profile %s, topology %s, seed %" PRIu64
