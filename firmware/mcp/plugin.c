@@ -93,8 +93,7 @@ void mcp_release(uint16_t k)
 static void token_done(uint16_t tok, uint32_t status)
 {
     (void)status;
-    stok[tok].used = 0;
-    tok_free[tok_nfree++] = tok;
+    mcp_release(tok);
 }
 
 bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32_t id0,
