@@ -27,7 +27,10 @@ FW_BROKEN := no_retransmit no_dup_ack no_crc no_port_rule barrec_not_cleared no_
 
 # mcp_1m.img: the same firmware linked for 1 MB of SRAM (P-GM1 profiles'
 # LANai 4.x boards; the 2 MB link puts the stack inside their shared block)
-FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(FW_DIR)/mcp_1m.img $(foreach v,$(FW_BROKEN),$(FW_DIR)/mcp_$(v).img)
+# mcp-lanai9.0.img: the same firmware for LANai 9.0/9.1 parts, linked with
+# lanai-ld's hazard pass (docs/lanai-isa.md, "Timing and hazards")
+FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(FW_DIR)/mcp_1m.img $(FW_DIR)/mcp-lanai9.0.img \
+                   $(foreach v,$(FW_BROKEN),$(FW_DIR)/mcp_$(v).img)
 ALL_TARGETS += $(FIRMWARE_IMAGES) $(NCL_T)/host_nicoll.so $(NCL_T)/host_charge.so $(NCL_T)/host_bwait.so $(NCL_T)/test_nicoll \
                $(BUILD)/lib/libnicoll-emu.a
 CHECK_SUITES += tests/nicoll/suite tests/nicoll/unit
@@ -44,6 +47,11 @@ $(FW_DIR)/mcp.img: $(FW_DEPS)
 $(FW_DIR)/mcp_1m.img: $(FW_DEPS)
 	@mkdir -p $(@D)
 	$(BIN)/lanai-cc $(FW_CFLAGS) $(FW_UNIT) -o $(FW_DIR)/mcp_1m.elf -Wl,--mem-size,1M,--image,$@
+
+$(FW_DIR)/mcp-lanai9.0.img: $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(FW_CFLAGS) -mcpu=lanai9.0 $(FW_UNIT) -o $(FW_DIR)/mcp-lanai9.0.elf \
+	    $(FW_LDFLAGS),--image,$@
 
 $(FW_DIR)/mcp_%.img: $(FW_DEPS)
 	@mkdir -p $(@D)
