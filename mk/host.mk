@@ -1,22 +1,22 @@
-# Host side: the board-window access and firmware loader of host/lib, the
-# lanai-flash tool, and their tests.
+# Host side: the lanai-flash tool over common/'s board access and firmware
+# loader (libnicoll-common.a), and their tests.
 HOSTLIB_INC  := $(COMMON_INC) $(CONTRACT_INC)
-HOSTLIB_HDRS := $(COMMON_LIB) common/board.h common/fwload.h include/nicoll/lanai9_regs.h \
+HOSTLIB_DEPS := $(COMMON_LIB) common/board.h common/fwload.h include/nicoll/lanai9_regs.h \
                 include/nicoll/shared_block.h
 
 ALL_TARGETS += $(BIN)/lanai-flash $(BUILD)/tests/host/test_fwload \
                $(BUILD)/tests/host/fake_mcp $(BUILD)/tests/host/fw_ready.img
 CHECK_SUITES += tests/host/suite
 
-$(BIN)/lanai-flash: host/tools/lanai-flash.c $(HOSTLIB_HDRS)
+$(BIN)/lanai-flash: host/tools/lanai-flash.c $(HOSTLIB_DEPS)
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) $(HOSTLIB_INC) $< $(COMMON_LIB) -o $@
 
-$(BUILD)/tests/host/test_fwload: tests/host/test_fwload.c $(HOSTLIB_HDRS)
+$(BUILD)/tests/host/test_fwload: tests/host/test_fwload.c $(HOSTLIB_DEPS)
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(HOSTLIB_INC) $< $(COMMON_LIB) -lcmocka -o $@
 
-$(BUILD)/tests/host/fake_mcp: tests/host/fake_mcp.c $(HOSTLIB_HDRS)
+$(BUILD)/tests/host/fake_mcp: tests/host/fake_mcp.c $(HOSTLIB_DEPS)
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) $(HOSTLIB_INC) $< $(COMMON_LIB) -o $@
 

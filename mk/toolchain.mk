@@ -12,7 +12,8 @@ LLVM_AR     := $(LLVM_BIN)/llvm-ar
 RT_CFLAGS   := -O2 -fno-builtin -fno-strict-aliasing -Wall -Wextra -Werror -I$(TC)/include $(CONTRACT_INC)
 
 LD_SRCS   := $(wildcard $(TC)/lanai-ld/*.c)
-TCLIB_SRCS := common/crc32.c common/loadable.c
+# the loader's sources: the fuzzer compiles its own copy, with sanitizers
+LOADABLE_SRCS := common/crc32.c common/loadable.c
 # What lanai-cc puts on a LANai program's include path (build/include/lanai):
 # the runtime's header and the test machine's ABI from the contract.
 TC_PUBLIC := $(BUILD)/include/lanai/lanai-rt.h $(BUILD)/include/lanai/lanai-testmachine.h
@@ -77,9 +78,9 @@ $(BUILD)/fuzz/fuzz_lanai_ld: tests/fuzz/fuzz_lanai_ld.c $(LD_SRCS) $(TC)/lanai-l
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(HOST_INC) -I$(TC)/lanai-ld $< $(LD_LIB_SRCS) common/crc32.c -o $@
 
-$(BUILD)/fuzz/fuzz_loadable: tests/fuzz/fuzz_loadable.c $(TCLIB_SRCS) common/loadable.h
+$(BUILD)/fuzz/fuzz_loadable: tests/fuzz/fuzz_loadable.c $(LOADABLE_SRCS) common/loadable.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(HOST_INC) $< $(TCLIB_SRCS) -o $@
+	$(FUZZ_CC) $(HOST_INC) $< $(LOADABLE_SRCS) -o $@
 
 # Host-compiled unit tests of the runtime's libcalls (cmocka).
 ALL_TARGETS += $(BUILD)/tests/unit/test_runtime
