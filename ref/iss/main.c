@@ -26,15 +26,9 @@
 #include "tm_args.h"
 #include "nicoll/lanai-testmachine.h"
 
-#define TESTDEV_CONSOLE LANAI_TM_CONSOLE
-#define TESTDEV_EXIT    LANAI_TM_EXIT
-#define TESTDEV_COUNTER LANAI_TM_COUNTER
-#define ARGS_BLOCK_MAX  LANAI_TM_ARGS_MAX
-
-/* Exit statuses of lanai-iss itself, distinct from common program codes. */
-#define EXIT_USAGE LANAI_TM_STATUS_USAGE
-#define EXIT_LIMIT LANAI_TM_STATUS_LIMIT
-#define EXIT_TRAP  LANAI_TM_STATUS_TRAP
+/* The test device's addresses, the argument block and lanai-iss's own exit
+ * statuses (distinct from common program codes) are the contract's
+ * (include/nicoll/lanai-testmachine.h), shared with lanai-qemu. */
 #define TIMEOUT_MAX 1000000u   /* --timeout, seconds (as lanai-qemu) */
 
 static const char *prog = "lanai-iss";
@@ -59,29 +53,29 @@ static void usage(FILE *f)
         "The program's console output goes to stdout and its exit status becomes\n"
         "ours. A trap (reserved encoding, misaligned or unmapped access) prints\n"
         "pc, instruction and reason on stderr and exits with status %d.\n",
-        prog, EXIT_LIMIT, TIMEOUT_MAX, EXIT_LIMIT, EXIT_TRAP);
+        prog, LANAI_TM_STATUS_LIMIT, TIMEOUT_MAX, LANAI_TM_STATUS_LIMIT, LANAI_TM_STATUS_TRAP);
 }
 
 static bool testdev(struct iss *s, void *ctx, uint32_t addr, unsigned size,
                     bool write, uint32_t *val)
 {
     (void)ctx;
-    if (addr < TESTDEV_CONSOLE || addr > TESTDEV_COUNTER + 3)
+    if (addr < LANAI_TM_CONSOLE || addr > LANAI_TM_COUNTER + 3)
         return false;
     if (size != 4) {
         iss_trap(s, "%u-byte access to test-machine register 0x%08x "
                     "(only 32-bit accesses are defined)", size, addr);
         return true;
     }
-    if (write && addr == TESTDEV_CONSOLE) {
+    if (write && addr == LANAI_TM_CONSOLE) {
         putchar((int)(*val & 0xFF));
         return true;
     }
-    if (write && addr == TESTDEV_EXIT) {
+    if (write && addr == LANAI_TM_EXIT) {
         iss_exit(s, (int)*val);
         return true;
     }
-    if (!write && addr == TESTDEV_COUNTER) {
+    if (!write && addr == LANAI_TM_COUNTER) {
         *val = (uint32_t)s->icount; /* instructions retired before this one */
         return true;
     }
@@ -217,20 +211,20 @@ int main(int argc, char **argv)
         } else if (!strncmp(a, "--strict=", 9)) {
             fprintf(stderr, "%s: --strict: unknown core '%s' (lanai9.0 or "
                     "lanai9.1)\n", prog, a + 9);
-            return EXIT_USAGE;
+            return LANAI_TM_STATUS_USAGE;
         } else if (!strcmp(a, "--max-insns") && i + 1 < argc) {
             if (parse_size("--max-insns", argv[++i], UINT64_MAX >> 11, &max_insns))
-                return EXIT_USAGE;
+                return LANAI_TM_STATUS_USAGE;
         } else if (!strcmp(a, "--timeout") && i + 1 < argc) {
             if (parse_seconds("--timeout", argv[++i], &timeout))
-                return EXIT_USAGE;
+                return LANAI_TM_STATUS_USAGE;
         } else if (!strcmp(a, "--mem") && i + 1 < argc) {
             if (parse_size("--mem", argv[++i], 0xFFFF0000u, &mem))
-                return EXIT_USAGE;
-            if (mem < 2 * ARGS_BLOCK_MAX || (mem & 3)) {
+                return LANAI_TM_STATUS_USAGE;
+            if (mem < 2 * LANAI_TM_ARGS_MAX || (mem & 3)) {
                 fprintf(stderr, "%s: --mem: '%s' is too small or not a multiple of 4 "
-                        "(%u..4294901760)\n", prog, argv[i], 2 * ARGS_BLOCK_MAX);
-                return EXIT_USAGE;
+                        "(%u..4294901760)\n", prog, argv[i], 2 * LANAI_TM_ARGS_MAX);
+                return LANAI_TM_STATUS_USAGE;
             }
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
@@ -241,29 +235,29 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "%s: unknown or incomplete option '%s'\n", prog, a);
             usage(stderr);
-            return EXIT_USAGE;
+            return LANAI_TM_STATUS_USAGE;
         }
     }
     if (i >= argc) {
         usage(stderr);
-        return EXIT_USAGE;
+        return LANAI_TM_STATUS_USAGE;
     }
 
     file = read_file(argv[i], &len);
     if (!file) {
         fprintf(stderr, "%s: %s: %s\n", prog, argv[i], strerror(errno));
-        return EXIT_USAGE;
+        return LANAI_TM_STATUS_USAGE;
     }
-    if (loadable_parse(argv[i], file, len, (uint32_t)mem - ARGS_BLOCK_MAX, &l,
+    if (loadable_parse(argv[i], file, len, (uint32_t)mem - LANAI_TM_ARGS_MAX, &l,
                        err, sizeof err)) {
         fprintf(stderr, "%s: %s\n", prog, err);
-        return EXIT_USAGE;
+        return LANAI_TM_STATUS_USAGE;
     }
     ram = calloc(1, mem);
     if (!ram) {
         fprintf(stderr, "%s: cannot allocate %llu bytes of RAM\n", prog,
                 (unsigned long long)mem);
-        return EXIT_USAGE;
+        return LANAI_TM_STATUS_USAGE;
     }
     loadable_copy(&l, ram);
     free(file);
@@ -275,7 +269,7 @@ int main(int argc, char **argv)
     s.strict = strict;
     iss_reset(&s, ram, (uint32_t)mem, l.entry);
     if (place_args(&s, argc - i, argv + i))
-        return EXIT_USAGE;
+        return LANAI_TM_STATUS_USAGE;
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -313,18 +307,18 @@ int main(int argc, char **argv)
         if (timed_out) {
             fprintf(stderr, "%s: time limit of %" PRIu64 " s reached at pc 0x%08x\n",
                     prog, timeout, s.pc);
-            return EXIT_LIMIT;
+            return LANAI_TM_STATUS_LIMIT;
         }
         fprintf(stderr, "%s: instruction limit of %" PRIu64 " reached at pc 0x%08x\n",
                 prog, s.limit, s.pc);
-        return EXIT_LIMIT;
+        return LANAI_TM_STATUS_LIMIT;
     default: {
         char buf[80];
         fprintf(stderr, "%s: trap at pc 0x%08x (insn 0x%08x: %s) after %" PRIu64
                 " instructions: %s\n", prog, s.trap_pc, s.trap_insn,
                 iss_disas(s.trap_insn, s.trap_pc, buf, sizeof buf), s.icount,
                 s.trap_reason);
-        return EXIT_TRAP;
+        return LANAI_TM_STATUS_TRAP;
     }
     }
 }
