@@ -21,6 +21,8 @@ struct fab_pkt {
     uint64_t id;
     unsigned src, dst, n, k;     /* channels 0..n; k: the next to take */
     bool queued, held, inwork;
+    bool stalled;                /* held with its sender's link stopped */
+    uint64_t stop;               /* ... from then on */
     uint32_t ch[TOPO_MAX_HOPS + 1];
     uint64_t s[TOPO_MAX_HOPS + 1];   /* head enters channel h */
     uint64_t rel[TOPO_MAX_HOPS + 1]; /* held: release if taken at its head time */
@@ -57,6 +59,7 @@ struct fabric {
     struct fabric_bp bp;
     bool bp_on;
     uint64_t floor_ps, next_id, next_rec;
+    uint64_t now_ps;             /* time of the send or report being worked on */
     struct fab_pkt **holder;
     struct fab_qent **qhead, **qtail;
     struct fab_pkt **held_head, **held_tail;    /* per receiver */
@@ -549,6 +552,25 @@ static struct fabric_delivery *record(struct fabric *f, struct fab_pkt *p)
     return d;
 }
 
+uint64_t fabric_flow_back_ps(const struct fabric *f, unsigned hops)
+{
+    return (uint64_t)(hops + 1) * f->tm.cable_ps + (uint64_t)hops * f->tm.switch_ps;
+}
+
+/* When flow control that starts at the receiver's link at t gets back to
+ * the sender. A packet that queued behind another for its receiver's link
+ * can reach it (in the model) with a head time before the report that let
+ * it go on: the STOP starts no earlier than the fabric learns of it, nor
+ * before the floor, so that it never lands in a window that already ran. */
+static uint64_t flow_back_from(const struct fabric *f, uint64_t t, unsigned hops)
+{
+    if (t < f->now_ps)
+        t = f->now_ps;
+    if (t < f->floor_ps)
+        t = f->floor_ps;
+    return t + fabric_flow_back_ps(f, hops);
+}
+
 /* p's head has reached its receiver's link. */
 static void arrive(struct fabric *f, struct fab_pkt *p)
 {
@@ -563,13 +585,23 @@ static void arrive(struct fabric *f, struct fab_pkt *p)
 
     p->head = at + p->delay;
     /* Release times: the tail passes channel h after the head reached the
-     * last channel, minus the hops in between, plus the bytes left then. */
+     * last channel, minus the hops in between, plus the bytes left then.
+     * Held, the sender's own link (h 0) stops only when the STOP gets back
+     * to it: a tail that has left by then is out of the sender. */
+    uint64_t stop = flow_back_from(f, p->head, n);
     for (unsigned h = 0; h <= n; h++) {
         uint64_t bytes = len - h + 1, rel = s[n] - (uint64_t)(n - h) * hop + bytes * f->tm.byte_ps;
-        if (take || (h < n && rel <= at)) {
+        if (take || (h < n && rel <= (h ? at : stop))) {
             release(f, p, h, rel);      /* the tail has left it */
         } else {
             p->rel[h] = rel;            /* busy until the receiver takes p */
+            if (!h) {
+                /* the sender's engine cannot finish until the GO */
+                p->stalled = true;
+                p->stop = stop;
+                if (f->bp.tx_stop)
+                    f->bp.tx_stop(f->bp.opaque, p->src, stop);
+            }
         }
     }
     d = record(f, p);
@@ -675,10 +707,22 @@ void fabric_rx_done(struct fabric *f, unsigned dst, uint64_t id, uint64_t t_ps,
         f->held_tail[dst] = prev;
     f->nheld[dst]--;
     d = record(f, p);
+    uint64_t late = t_ps > p->head ? t_ps - p->head : 0, go = 0;
+    f->now_ps = t_ps;
+    if (p->stalled) {
+        /* the GO gets back to the sender: its engine streams the rest of
+         * the packet from then on (what was left when the STOP came), so
+         * its link is free then; normally p->rel[0] + late */
+        go = flow_back_from(f, t_ps, p->n);
+        if (f->bp.tx_go)
+            f->bp.tx_go(f->bp.opaque, p->src, go);
+        go += p->rel[0] - p->stop;
+    }
     if (dropped) {
-        /* the network discards what is left of it: its path is free */
+        /* the network discards what is left of it: its path is free (the
+         * sender's link once the sender has streamed the rest away) */
         for (unsigned h = 0; h < p->n; h++)
-            release(f, p, h, t_ps);
+            release(f, p, h, h || !p->stalled ? t_ps : go);
         if (!f->nheld[dst])
             release(f, p, p->n, t_ps);
         d->delivered = false;
@@ -687,9 +731,8 @@ void fabric_rx_done(struct fabric *f, unsigned dst, uint64_t id, uint64_t t_ps,
         f->cnt.dropped++;
     } else {
         /* the worm moves on, late by the time it waited */
-        uint64_t late = t_ps > p->head ? t_ps - p->head : 0;
         for (unsigned h = 0; h < p->n; h++)
-            release(f, p, h, p->rel[h] + late);
+            release(f, p, h, h || !p->stalled ? p->rel[h] + late : go);
         if (!f->nheld[dst])
             release(f, p, p->n, p->rel[p->n] + late);
         d->tail_ps += late;     /* the head reached the link on time */
@@ -721,6 +764,7 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
         return -1;
     }
     f->last_send_ps = t_ps;
+    f->now_ps = t_ps;
     f->cnt.sent++;
     f->next_id++;
     out->id = f->next_id;

@@ -110,6 +110,10 @@ struct nic {
     uint32_t pkt_len;
     uint8_t pkt[FABRIC_MAX_PACKET];
     bool pkt_overflow;
+    /* back-pressure: the link stopped by flow control (nic_link_stop) */
+    unsigned link_stops;      /* STOPs not yet followed by their GO */
+    uint64_t send_left_ps;    /* the engine's work left when it stopped */
+    bool tx_pending;          /* a packet given while stopped, sent at GO */
 
     /* receive engine */
     uint32_t rmp, rml;        /* buffer pointer and limit as written */
@@ -132,6 +136,8 @@ struct nic {
 
     uint64_t counters_tx, counters_rx, counters_rx_dropped, counters_dma_blocks;
     uint64_t counters_rx_timeout;     /* held packets dropped after the time-out */
+    uint64_t counters_tx_stops, counters_tx_stopped_ps;  /* link stopped: times, time */
+    uint64_t tx_stop_ps;              /* when the current stop began */
 };
 
 int nic_init(struct nic *n, const struct nic_env *env, const struct nic_timing *tm,
@@ -168,6 +174,15 @@ void nic_set_backpressure(struct nic *n, bool on, uint64_t timeout_ps);
  * (from its state as last brought up to date; never more than the truth
  * at a later time, since only arrivals consume an armed buffer). */
 unsigned nic_rx_room(const struct nic *n);
+
+/* Back-pressure on the send side (docs/nic.md "Send engine"): flow control
+ * stopped the NIC's link at the current time (a packet it sent is held in
+ * the network with its tail still in the NIC), or lets it go again. While
+ * stopped the send engine makes no progress: ISR.SEND stays clear, and the
+ * work it had left when stopped is done after the GO. Each STOP is
+ * followed by one GO; they nest. */
+void nic_link_stop(struct nic *n);
+void nic_link_go(struct nic *n);
 
 /* Link state from the fabric's fault rules (LINK_DOWN in ISR). */
 void nic_set_link(struct nic *n, bool up);

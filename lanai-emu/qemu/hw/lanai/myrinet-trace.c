@@ -52,6 +52,10 @@ void mr_trace_event(MrNode *n, const MrEvent *e)
     case MR_EV_LINK:
         mr_trace(n, e->t_ps, "link %s", e->val ? "up" : "down");
         break;
+    case MR_EV_TX_FLOW:
+        mr_trace(n, e->t_ps, "send link %s", e->val ? "go (flow control)"
+                                                   : "stopped (flow control)");
+        break;
     }
 }
 
