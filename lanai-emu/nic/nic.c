@@ -95,6 +95,8 @@ static void rx_start(struct nic *n, const struct nic_rx_packet *p, uint64_t at)
     n->rx_start = n->rmp;
     n->rx_written = len;
     n->rx_crc_ok = p->crc_ok;
+    n->rx_len = p->len;
+    n->rx_link_ps = p->link_ps;
     n->rx_head_ps = head + (uint64_t)(p->len < 8 ? p->len : 8) * n->tm.byte_ps;
     n->rx_tail_ps = head + (p->tail_ps - p->head_ps);
     n->rx_buff_ps = p->len > room ? head + (uint64_t)room * n->tm.byte_ps : 0;
@@ -195,7 +197,7 @@ void nic_receive(struct nic *n, const struct fabric_delivery *d)
         return;
     }
     p = &n->rxq[(n->rxq_head + n->rxq_count) % n->rxq_cap];
-    p->head_ps = d->head_ps;
+    p->head_ps = p->link_ps = d->head_ps;
     p->tail_ps = d->tail_ps;
     if (d->held && d->head_ps < now(n)) {
         /* held behind another packet: in line from now on */

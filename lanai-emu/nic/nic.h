@@ -55,7 +55,9 @@ struct nic_env {
     /* Back-pressure (optional): a packet the fabric holds in the network
      * for this NIC (fabric_delivery.held) was taken into an armed buffer
      * (dropped false) or dropped at t_ps (the blocking time-out, or a
-     * reset). Called in time order, at t_ps. */
+     * reset). Called in time order, at t_ps; when taken, the NIC has
+     * just started receiving it (rx_len, rx_link_ps, rx_tail_ps,
+     * rx_crc_ok). */
     void (*rx_done)(void *opaque, uint64_t id, uint64_t t_ps, bool dropped);
 };
 
@@ -76,6 +78,8 @@ struct nic_timing {
 struct nic_rx_packet {
     uint64_t head_ps, tail_ps;
     uint64_t id;              /* the fabric's number, when held */
+    uint64_t link_ps;         /* when its head reached the link (held: it
+                               * may wait there, head_ps is when in line) */
     bool held;                /* held in the network until taken */
     bool crc_ok;
     uint32_t len;
@@ -128,6 +132,8 @@ struct nic {
     /* the packet being received into the armed buffer */
     bool rx_active;
     uint64_t rx_head_ps, rx_tail_ps, rx_buff_ps;
+    uint32_t rx_len;          /* its length (what reaches the link) */
+    uint64_t rx_link_ps;      /* when its head reached the link */
     uint32_t rx_start, rx_written;
     bool rx_crc_ok;
 

@@ -121,6 +121,13 @@ void mr_rx_done(MrNode *n, uint64_t id, uint64_t t_ps, bool dropped)
     if (dropped) {
         mr_trace(n, t_ps, "packet dropped: blocked at the link (fabric packet %"
                  PRIu64 ")", id);
+    } else {
+        /* the packet's line, with the times of its pcap record: its head
+         * at the link (so the line stands after lines of later times, as
+         * a host's compute line may) and its tail, now known */
+        mr_trace(n, n->nic.rx_link_ps, "packet %u bytes, tail at %" PRIu64
+                 ", crc %s", n->nic.rx_len, n->nic.rx_tail_ps,
+                 n->nic.rx_crc_ok ? "ok" : "bad");
     }
 }
 
