@@ -531,6 +531,44 @@ static void test_backpressure_stops_the_sender(void **st)
     assert_int_equal(fabric_tx_free(f, 0), tail0 + 50 * late);
     fabric_free(f);
 
+    /* node 2's packet, 1000 bytes this time, waits behind node 0's held
+     * one for the shared cable (channel 1): the STOP gets back to node 2
+     * over 2 cables and 1 switch after its head got there, the GO as long
+     * after its head took the cable, and node 2's link is free after the
+     * work it had left at the STOP */
+    {
+        struct fabric_bp bp = { .room = bp_room, .deliver = bp_deliver,
+                                .tx_stop = bp_stop, .tx_go = bp_go };
+        uint8_t a[2048], c[2048];
+        size_t la = make_packet(t, 0, 1, 1, 1000, a), lc = make_packet(t, 2, 3, 1, 1000, c);
+        uint64_t back1, ready, tail2, s1, go;
+        f = fabric_new(t, &TM, 1);
+        back1 = fabric_flow_back_ps(f, 1);
+        fabric_set_backpressure(f, &bp);
+        bp_room_of[1] = 0;
+        bp_room_of[3] = 1;
+        bp_ngot = bp_nflow = 0;
+        assert_int_equal(fabric_send(f, 0, 0, a, la, &d), 0);
+        assert_int_equal(fabric_send(f, 2, 100, c, lc, &d), 0);
+        ready = 100 + HOP;
+        tail2 = 100 + (lc + 1) * TM.byte_ps;
+        assert_int_equal(bp_nflow, 2);
+        assert_int_equal(bp_flow[1].src, 2);
+        assert_false(bp_flow[1].go);
+        assert_int_equal(bp_flow[1].t, ready + back1);
+        fabric_rx_done(f, 1, bp_got[0].id, bp_got[0].head_ps + late, false);
+        assert_int_equal(bp_ngot, 2);
+        assert_int_equal(bp_nflow, 4);
+        assert_int_equal(bp_flow[3].src, 2);
+        assert_true(bp_flow[3].go);
+        s1 = bp_got[1].head_ps - HOP - TM.cable_ps;     /* it took the cable then */
+        go = s1 + back1;
+        assert_int_equal(bp_flow[3].t, go);
+        assert_true(s1 >= bp_got[0].head_ps + late);
+        assert_int_equal(fabric_tx_free(f, 2), go + (tail2 - (ready + back1)));
+        fabric_free(f);
+    }
+
     /* a 10-byte packet held: out of its sender before the STOP is back */
     {
         struct fabric_bp bp = { .room = bp_room, .deliver = bp_deliver,
