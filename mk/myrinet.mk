@@ -7,7 +7,7 @@ MYRINET_T := $(BUILD)/tests/myrinet
 ALL_TARGETS += $(BIN)/lanai-run $(MYRINET_T)/fw_net.img $(MYRINET_T)/fw_silent.img \
                $(MYRINET_T)/host_net.so $(MYRINET_T)/fw_idle.img $(MYRINET_T)/host_idle.so \
                $(MYRINET_T)/fw_ring.img $(MYRINET_T)/host_ring.so
-CHECK_SUITES += tests/myrinet/suite tests/myrinet/idle
+CHECK_SUITES += tests/myrinet/suite tests/myrinet/idle tests/myrinet/backpressure
 
 $(BIN)/lanai-run: host/tools/lanai-run
 	@mkdir -p $(@D)

@@ -19,3 +19,11 @@ $(BUILD)/tests/refsim/fw_pingpong.img: tests/refsim/fw_pingpong.c include/nicoll
 	@mkdir -p $(@D)
 	$(BIN)/lanai-cc -O2 $(CONTRACT_INC) $< -o $(BUILD)/tests/refsim/fw_pingpong.elf \
 	    -Wl,--mem-size,2M,--image,$@
+
+# The host side of fw_pingpong for the QEMU machine (tests/refsim/suite
+# compares its back-pressure scenario with test_refsim's).
+ALL_TARGETS += $(BUILD)/tests/refsim/host_pingpong.so
+$(BUILD)/tests/refsim/host_pingpong.so: tests/refsim/host_pingpong.c include/nicoll/hostif.h \
+		include/nicoll/lanai9_regs.h include/nicoll/shared_block.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(CONTRACT_INC) $< -o $@

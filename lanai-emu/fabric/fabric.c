@@ -21,6 +21,13 @@ struct fab_pkt {
     uint64_t id;
     unsigned src, dst, n, k;     /* channels 0..n; k: the next to take */
     bool queued, held, inwork;
+    /* its sender's link (docs/fabric.md "Back-pressure", the sender) */
+    bool stalled;                /* stopped by flow control, GO not yet sent */
+    bool out;                    /* the tail has left the sender: link freed */
+    bool tail0_set;              /* resumed after a wait: tail0 is known */
+    unsigned wait_h;             /* the channel it waits for (0: none) */
+    uint64_t stop, left;         /* the STOP's time, the sender's work left then */
+    uint64_t tail0;              /* when the tail leaves the sender, resumed */
     uint32_t ch[TOPO_MAX_HOPS + 1];
     uint64_t s[TOPO_MAX_HOPS + 1];   /* head enters channel h */
     uint64_t rel[TOPO_MAX_HOPS + 1]; /* held: release if taken at its head time */
@@ -57,6 +64,7 @@ struct fabric {
     struct fabric_bp bp;
     bool bp_on;
     uint64_t floor_ps, next_id, next_rec;
+    uint64_t now_ps;             /* time of the send or report being worked on */
     struct fab_pkt **holder;
     struct fab_qent **qhead, **qtail;
     struct fab_pkt **held_head, **held_tail;    /* per receiver */
@@ -549,6 +557,25 @@ static struct fabric_delivery *record(struct fabric *f, struct fab_pkt *p)
     return d;
 }
 
+uint64_t fabric_flow_back_ps(const struct fabric *f, unsigned hops)
+{
+    return (uint64_t)(hops + 1) * f->tm.cable_ps + (uint64_t)hops * f->tm.switch_ps;
+}
+
+/* When flow control that starts at the receiver's link at t gets back to
+ * the sender. A packet that queued behind another for its receiver's link
+ * can reach it (in the model) with a head time before the report that let
+ * it go on: the STOP starts no earlier than the fabric learns of it, nor
+ * before the floor, so that it never lands in a window that already ran. */
+static uint64_t flow_back_from(const struct fabric *f, uint64_t t, unsigned hops)
+{
+    if (t < f->now_ps)
+        t = f->now_ps;
+    if (t < f->floor_ps)
+        t = f->floor_ps;
+    return t + fabric_flow_back_ps(f, hops);
+}
+
 /* p's head has reached its receiver's link. */
 static void arrive(struct fabric *f, struct fab_pkt *p)
 {
@@ -563,13 +590,28 @@ static void arrive(struct fabric *f, struct fab_pkt *p)
 
     p->head = at + p->delay;
     /* Release times: the tail passes channel h after the head reached the
-     * last channel, minus the hops in between, plus the bytes left then. */
+     * last channel, minus the hops in between, plus the bytes left then.
+     * Held, the sender's own link (h 0) stops only when the STOP gets back
+     * to it: a tail that has left by then is out of the sender. */
+    uint64_t stop = flow_back_from(f, p->head, n);
     for (unsigned h = 0; h <= n; h++) {
         uint64_t bytes = len - h + 1, rel = s[n] - (uint64_t)(n - h) * hop + bytes * f->tm.byte_ps;
-        if (take || (h < n && rel <= at)) {
+        if (!h && p->out)
+            continue;                   /* freed when the packet waited */
+        if (!h && p->tail0_set)
+            rel = p->tail0;             /* the sender resumed after a wait */
+        if (take || (h < n && rel <= (h ? at : stop))) {
             release(f, p, h, rel);      /* the tail has left it */
         } else {
             p->rel[h] = rel;            /* busy until the receiver takes p */
+            if (!h) {
+                /* the sender's engine cannot finish until the GO */
+                p->stalled = true;
+                p->stop = stop;
+                p->left = rel - stop;
+                if (f->bp.tx_stop)
+                    f->bp.tx_stop(f->bp.opaque, p->src, stop);
+            }
         }
     }
     d = record(f, p);
@@ -594,6 +636,51 @@ static void arrive(struct fabric *f, struct fab_pkt *p)
         f->held_head[p->dst] = p;
     f->held_tail[p->dst] = p;
     f->bp.deliver(f->bp.opaque, d);
+}
+
+/*
+ * p's head waits for channel h (h >= 1) in the network, behind a held
+ * packet or packets waiting for one: the STOP gets back to its sender as
+ * for a held packet, counting the h switches it crossed. If the tail has
+ * left the sender by then, the sender's link is free (the rest of the
+ * packet waits in the network); if not, the link is stopped until the GO
+ * (wait_over).
+ */
+static void wait_begins(struct fabric *f, struct fab_pkt *p, unsigned h)
+{
+    const uint64_t hop = f->tm.cable_ps + f->tm.byte_ps + f->tm.switch_ps;
+    uint64_t ready = p->s[h - 1] + hop, stop, tail;
+
+    if (p->out || p->stalled)
+        return;
+    tail = p->tail0_set ? p->tail0
+                        : ready - (uint64_t)h * hop + (uint64_t)(p->len + 1) * f->tm.byte_ps;
+    stop = flow_back_from(f, ready, h);
+    if (tail <= stop) {
+        release(f, p, 0, tail);
+        p->out = true;
+        return;
+    }
+    p->stalled = true;
+    p->wait_h = h;
+    p->stop = stop;
+    p->left = tail - stop;
+    if (f->bp.tx_stop)
+        f->bp.tx_stop(f->bp.opaque, p->src, stop);
+}
+
+/* p's head took channel h, which it waited for: the GO gets back to its
+ * sender as long after, and the sender's engine does the work it had left. */
+static void wait_over(struct fabric *f, struct fab_pkt *p, unsigned h)
+{
+    uint64_t go = flow_back_from(f, p->s[h], h);
+
+    p->stalled = false;
+    p->wait_h = 0;
+    p->tail0 = go + p->left;
+    p->tail0_set = true;
+    if (f->bp.tx_go)
+        f->bp.tx_go(f->bp.opaque, p->src, go);
 }
 
 /* Take p's channels as far as it can go now. */
@@ -623,6 +710,8 @@ static void advance(struct fabric *f, struct fab_pkt *p)
                     f->qtail[p->ch[j]] = e;
                 }
             }
+            if (h && f->bp_on)
+                wait_begins(f, p, h);
             return;
         }
         if (q) {
@@ -639,6 +728,8 @@ static void advance(struct fabric *f, struct fab_pkt *p)
             if (h)
                 f->cnt.blocked_ps += s[h] - ready;
         }
+        if (p->stalled && p->wait_h == h)
+            wait_over(f, p, h);
         if (h < p->n)
             f->holder[c] = p;
         else
@@ -675,10 +766,23 @@ void fabric_rx_done(struct fabric *f, unsigned dst, uint64_t id, uint64_t t_ps,
         f->held_tail[dst] = prev;
     f->nheld[dst]--;
     d = record(f, p);
+    uint64_t late = t_ps > p->head ? t_ps - p->head : 0, go = 0;
+    f->now_ps = t_ps;
+    if (p->stalled) {
+        /* the GO gets back to the sender: its engine streams the rest of
+         * the packet from then on (what was left when the STOP came), so
+         * its link is free then; normally p->rel[0] + late */
+        go = flow_back_from(f, t_ps, p->n);
+        if (f->bp.tx_go)
+            f->bp.tx_go(f->bp.opaque, p->src, go);
+        go += p->left;
+        p->stalled = false;
+    }
     if (dropped) {
-        /* the network discards what is left of it: its path is free */
+        /* the network discards what is left of it: its path is free (the
+         * sender's link once the sender has streamed the rest away) */
         for (unsigned h = 0; h < p->n; h++)
-            release(f, p, h, t_ps);
+            release(f, p, h, h || !go ? t_ps : go);
         if (!f->nheld[dst])
             release(f, p, p->n, t_ps);
         d->delivered = false;
@@ -687,9 +791,8 @@ void fabric_rx_done(struct fabric *f, unsigned dst, uint64_t id, uint64_t t_ps,
         f->cnt.dropped++;
     } else {
         /* the worm moves on, late by the time it waited */
-        uint64_t late = t_ps > p->head ? t_ps - p->head : 0;
         for (unsigned h = 0; h < p->n; h++)
-            release(f, p, h, p->rel[h] + late);
+            release(f, p, h, h || !go ? p->rel[h] + late : go);
         if (!f->nheld[dst])
             release(f, p, p->n, p->rel[p->n] + late);
         d->tail_ps += late;     /* the head reached the link on time */
@@ -721,6 +824,7 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
         return -1;
     }
     f->last_send_ps = t_ps;
+    f->now_ps = t_ps;
     f->cnt.sent++;
     f->next_id++;
     out->id = f->next_id;

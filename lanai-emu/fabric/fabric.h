@@ -153,8 +153,27 @@ struct fabric_bp {
     void *opaque;
     unsigned (*room)(void *opaque, unsigned dst);
     void (*deliver)(void *opaque, const struct fabric_delivery *d);
+    /* Optional (NULL: none). A held packet whose tail had not left its
+     * sender when the STOP got back there stops the sender's link at t_ps
+     * (tx_stop); the link goes again at t_ps (tx_go) when the GO from the
+     * receiver gets back, after the receiver took or dropped the packet.
+     * Both lie at least fabric_flow_back_ps() after what decided them, so
+     * a machine can deliver them as events at their times. */
+    void (*tx_stop)(void *opaque, unsigned src, uint64_t t_ps);
+    void (*tx_go)(void *opaque, unsigned src, uint64_t t_ps);
 };
 void fabric_set_backpressure(struct fabric *f, const struct fabric_bp *bp);
+
+/* The network's long-period blocking time-out that machines use by
+ * default: a packet held at its receiver's link this long is dropped
+ * (docs/fabric.md, "Back-pressure", "The value"). */
+#define FABRIC_BP_TIMEOUT_PS (50ull * 1000 * 1000 * 1000)
+
+/* How long flow control (STOP, then GO) takes from a packet's receiver
+ * back to its sender over a path of 'hops' switches: hops + 1 cables and
+ * hops switches. Never less than two cables and a switch, the machines'
+ * lookahead bound. */
+uint64_t fabric_flow_back_ps(const struct fabric *f, unsigned hops);
 
 /* The receiver dst took (dropped false) or dropped (true) the held packet
  * 'id' at t_ps. Packets waiting for its channels move on. */

@@ -49,6 +49,9 @@ void nic_reset(struct nic *n)
     unsigned cap = n->rxq_cap;
     bool bp = n->rx_bp;
     uint64_t timeout = n->rx_timeout_ps;
+    /* the network still holds a packet of ours: the GO comes later */
+    unsigned stops = n->link_stops;
+    uint64_t stop_ps = n->tx_stop_ps, nstops = n->counters_tx_stops;
 
     /* packets held in the network for this NIC are lost with the reset */
     for (unsigned i = 0; n->env.rx_done && i < n->rxq_count; i++) {
@@ -65,6 +68,11 @@ void nic_reset(struct nic *n)
     n->rx_timeout_ps = timeout;
     n->sram_size = sram;
     n->link_down = link_down;
+    n->link_stops = stops;
+    n->tx_stop_ps = stop_ps;
+    n->counters_tx_stops = nstops;
+    if (stops)
+        n->send_free_ps = UINT64_MAX;
     n->rtc_offset = -(int64_t)(now(n) / NIC_RTC_TICK_PS); /* RTC reads 0 at reset */
     if (irq_was)
         n->env.irq(n->env.opaque, false);
@@ -87,6 +95,8 @@ static void rx_start(struct nic *n, const struct nic_rx_packet *p, uint64_t at)
     n->rx_start = n->rmp;
     n->rx_written = len;
     n->rx_crc_ok = p->crc_ok;
+    n->rx_len = p->len;
+    n->rx_link_ps = p->link_ps;
     n->rx_head_ps = head + (uint64_t)(p->len < 8 ? p->len : 8) * n->tm.byte_ps;
     n->rx_tail_ps = head + (p->tail_ps - p->head_ps);
     n->rx_buff_ps = p->len > room ? head + (uint64_t)room * n->tm.byte_ps : 0;
@@ -187,7 +197,7 @@ void nic_receive(struct nic *n, const struct fabric_delivery *d)
         return;
     }
     p = &n->rxq[(n->rxq_head + n->rxq_count) % n->rxq_cap];
-    p->head_ps = d->head_ps;
+    p->head_ps = p->link_ps = d->head_ps;
     p->tail_ps = d->tail_ps;
     if (d->held && d->head_ps < now(n)) {
         /* held behind another packet: in line from now on */
@@ -386,6 +396,13 @@ static void send_piece(struct nic *n, uint32_t end, bool tail)
     uint64_t t = now(n), t0 = t > n->send_free_ps ? t : n->send_free_ps;
     uint32_t start = n->smp + n->sa, len;
 
+    if (n->tx_pending) {
+        /* the engine holds one packet while its link is stopped (a
+         * firmware waits for ISR.SEND before it gives the next) */
+        n->isr_latched |= L9_ISR_TX_TOO_LONG;
+        return;
+    }
+
     if (end < start || end > n->sram_size) {
         n->isr_latched |= L9_ISR_TX_TOO_LONG;   /* a piece that is not in SRAM */
         n->pkt_len = 0;
@@ -399,6 +416,14 @@ static void send_piece(struct nic *n, uint32_t end, bool tail)
         n->env.sram_read(n->env.opaque, start, n->pkt + n->pkt_len, len);
         n->pkt_len += len;
     }
+    if (n->link_stops) {
+        /* stopped: the packet leaves after the GO (nic_link_go) */
+        if (tail && !n->pkt_overflow && n->pkt_len)
+            n->tx_pending = true;
+        else if (tail)
+            n->pkt_len = 0, n->pkt_overflow = false;
+        return;
+    }
     n->send_free_ps = t0 + (uint64_t)len * n->tm.byte_ps;
     if (!tail)
         return;
@@ -410,6 +435,40 @@ static void send_piece(struct nic *n, uint32_t end, bool tail)
     }
     n->pkt_len = 0;
     n->pkt_overflow = false;
+}
+
+void nic_link_stop(struct nic *n)
+{
+    uint64_t t = now(n);
+
+    catch_up(n);
+    if (n->link_stops++ == 0) {
+        n->send_left_ps = n->send_free_ps > t ? n->send_free_ps - t : 0;
+        n->send_free_ps = UINT64_MAX;
+        n->tx_stop_ps = t;
+        n->counters_tx_stops++;
+    }
+    update(n);
+}
+
+void nic_link_go(struct nic *n)
+{
+    uint64_t t = now(n);
+
+    catch_up(n);
+    if (n->link_stops && --n->link_stops == 0) {
+        n->counters_tx_stopped_ps += t - n->tx_stop_ps;
+        n->send_free_ps = t + n->send_left_ps;
+        if (n->tx_pending) {
+            uint64_t t0 = n->send_free_ps;
+            n->env.transmit(n->env.opaque, t0, n->pkt, n->pkt_len);
+            n->counters_tx++;
+            n->send_free_ps = t0 + (uint64_t)(n->pkt_len + 1) * n->tm.byte_ps;
+            n->tx_pending = false;
+            n->pkt_len = 0;
+        }
+    }
+    update(n);
 }
 
 /* ---- registers ------------------------------------------------------------ */

@@ -55,7 +55,9 @@ struct nic_env {
     /* Back-pressure (optional): a packet the fabric holds in the network
      * for this NIC (fabric_delivery.held) was taken into an armed buffer
      * (dropped false) or dropped at t_ps (the blocking time-out, or a
-     * reset). Called in time order, at t_ps. */
+     * reset). Called in time order, at t_ps; when taken, the NIC has
+     * just started receiving it (rx_len, rx_link_ps, rx_tail_ps,
+     * rx_crc_ok). */
     void (*rx_done)(void *opaque, uint64_t id, uint64_t t_ps, bool dropped);
 };
 
@@ -76,6 +78,8 @@ struct nic_timing {
 struct nic_rx_packet {
     uint64_t head_ps, tail_ps;
     uint64_t id;              /* the fabric's number, when held */
+    uint64_t link_ps;         /* when its head reached the link (held: it
+                               * may wait there, head_ps is when in line) */
     bool held;                /* held in the network until taken */
     bool crc_ok;
     uint32_t len;
@@ -110,6 +114,10 @@ struct nic {
     uint32_t pkt_len;
     uint8_t pkt[FABRIC_MAX_PACKET];
     bool pkt_overflow;
+    /* back-pressure: the link stopped by flow control (nic_link_stop) */
+    unsigned link_stops;      /* STOPs not yet followed by their GO */
+    uint64_t send_left_ps;    /* the engine's work left when it stopped */
+    bool tx_pending;          /* a packet given while stopped, sent at GO */
 
     /* receive engine */
     uint32_t rmp, rml;        /* buffer pointer and limit as written */
@@ -124,6 +132,8 @@ struct nic {
     /* the packet being received into the armed buffer */
     bool rx_active;
     uint64_t rx_head_ps, rx_tail_ps, rx_buff_ps;
+    uint32_t rx_len;          /* its length (what reaches the link) */
+    uint64_t rx_link_ps;      /* when its head reached the link */
     uint32_t rx_start, rx_written;
     bool rx_crc_ok;
 
@@ -132,6 +142,8 @@ struct nic {
 
     uint64_t counters_tx, counters_rx, counters_rx_dropped, counters_dma_blocks;
     uint64_t counters_rx_timeout;     /* held packets dropped after the time-out */
+    uint64_t counters_tx_stops, counters_tx_stopped_ps;  /* link stopped: times, time */
+    uint64_t tx_stop_ps;              /* when the current stop began */
 };
 
 int nic_init(struct nic *n, const struct nic_env *env, const struct nic_timing *tm,
@@ -168,6 +180,15 @@ void nic_set_backpressure(struct nic *n, bool on, uint64_t timeout_ps);
  * (from its state as last brought up to date; never more than the truth
  * at a later time, since only arrivals consume an armed buffer). */
 unsigned nic_rx_room(const struct nic *n);
+
+/* Back-pressure on the send side (docs/nic.md "Send engine"): flow control
+ * stopped the NIC's link at the current time (a packet it sent is held in
+ * the network with its tail still in the NIC), or lets it go again. While
+ * stopped the send engine makes no progress: ISR.SEND stays clear, and the
+ * work it had left when stopped is done after the GO. Each STOP is
+ * followed by one GO; they nest. */
+void nic_link_stop(struct nic *n);
+void nic_link_go(struct nic *n);
 
 /* Link state from the fabric's fault rules (LINK_DOWN in ISR). */
 void nic_set_link(struct nic *n, bool up);

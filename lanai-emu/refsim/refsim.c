@@ -19,7 +19,7 @@
 #define TM_CONSOLE 0xFFFF0000u   /* LANai debug console, as the test machine's */
 #define TM_EXIT    0xFFFF0004u
 
-enum ev_kind { EV_PIO_WRITE, EV_PIO_READ, EV_NIC_WAKE, EV_INJECT };
+enum ev_kind { EV_PIO_WRITE, EV_PIO_READ, EV_NIC_WAKE, EV_INJECT, EV_DELIVER, EV_TX_FLOW };
 
 struct refsim_event {
     uint64_t t, seq;
@@ -28,6 +28,7 @@ struct refsim_event {
     uint32_t a, b;
     uint8_t *pkt;
     size_t len;
+    struct fabric_delivery *d;      /* EV_DELIVER */
 };
 
 static struct refsim *cur_sim;   /* callbacks get the node as opaque */
@@ -131,6 +132,49 @@ static void e_transmit(void *o, uint64_t t, const uint8_t *pkt, size_t len)
     memcpy(e.pkt, pkt, len);
     e.len = len;
     push(cur_sim, e);
+}
+
+/* Back-pressure: the NIC took or dropped a packet held in the network.
+ * The fabric hands on what moves on as events (bp_deliver, bp_flow), so
+ * it never calls back into a NIC from here. */
+static void e_rx_done(void *o, uint64_t id, uint64_t t, bool dropped)
+{
+    fabric_rx_done(cur_sim->fabric, N(o)->id, id, t, dropped);
+}
+
+static unsigned bp_room(void *o, unsigned dst)
+{
+    struct refsim_node *n = &((struct refsim *)o)->node[dst];
+
+    return n->rx_inflight ? 0 : nic_rx_room(&n->nic);
+}
+
+/* A delivery reaches its NIC at its head time (a held packet that queued
+ * behind another for its receiver's link: now, in line). */
+static void bp_deliver(void *o, const struct fabric_delivery *d)
+{
+    struct refsim *s = o;
+    struct refsim_event e = { .t = d->head_ps > s->now_ps ? d->head_ps : s->now_ps,
+                              .kind = EV_DELIVER, .node = d->dst };
+
+    e.d = malloc(sizeof *d);
+    if (!e.d) {
+        fprintf(stderr, "refsim: out of memory\n");
+        exit(1);
+    }
+    memcpy(e.d, d, offsetof(struct fabric_delivery, data) + d->len);
+    s->node[d->dst].rx_inflight++;
+    push(s, e);
+}
+
+static void bp_tx_stop(void *o, unsigned src, uint64_t t)
+{
+    push(o, (struct refsim_event){ .t = t, .kind = EV_TX_FLOW, .node = src, .a = 0 });
+}
+
+static void bp_tx_go(void *o, unsigned src, uint64_t t)
+{
+    push(o, (struct refsim_event){ .t = t, .kind = EV_TX_FLOW, .node = src, .a = 1 });
 }
 
 static void e_irq(void *o, bool level)
@@ -260,6 +304,8 @@ void refsim_config_from_profile(struct refsim_config *cfg, const struct profile 
     cfg->host.compute_scale_micro = pp->host_compute_scale_micro;
     cfg->host.post_ps = pp->host_post_ps;
     cfg->host.recv_ps = pp->host_recv_ps;
+    cfg->backpressure = true;
+    cfg->bp_timeout_ps = FABRIC_BP_TIMEOUT_PS;
 }
 
 int refsim_init(struct refsim *s, const struct refsim_config *cfg, const struct topo *t,
@@ -281,10 +327,16 @@ int refsim_init(struct refsim *s, const struct refsim_config *cfg, const struct 
     if (!s->fabric || !s->node)
         return -1;
     cur_sim = s;
+    if (cfg->backpressure) {
+        struct fabric_bp bp = { .opaque = s, .room = bp_room, .deliver = bp_deliver,
+                                .tx_stop = bp_tx_stop, .tx_go = bp_tx_go };
+        fabric_set_backpressure(s->fabric, &bp);
+    }
     for (unsigned i = 0; i < cfg->nodes; i++) {
         struct refsim_node *n = &s->node[i];
         struct nic_env env = { n, e_now, e_sram_read, e_sram_write, e_host_read, e_host_write,
-                               e_transmit, e_irq, e_wake, NULL, NULL };
+                               e_transmit, e_irq, e_wake, NULL,
+                               cfg->backpressure ? e_rx_done : NULL };
         struct board_env benv = { n, b_hold, b_host_irq };
         struct board_eeprom_info ee = { 0x50, cfg->sram_size, 1000 + i,
                                         (uint32_t)(cfg->nic_clock_hz / 1000000), 0x0901,
@@ -294,6 +346,7 @@ int refsim_init(struct refsim *s, const struct refsim_config *cfg, const struct 
         n->sram = calloc(1, cfg->sram_size);
         if (!n->sram || nic_init(&n->nic, &env, &cfg->nic, cfg->sram_size))
             return -1;
+        nic_set_backpressure(&n->nic, cfg->backpressure, cfg->bp_timeout_ps);
         n->cpu.mmio = cpu_mmio;
         n->cpu.mmio_ctx = n;
         board_init(&n->board, &benv, &n->nic, &ee);
@@ -311,8 +364,11 @@ void refsim_destroy(struct refsim *s)
         hostrt_destroy(&s->node[i].host);
         free(s->node[i].sram);
     }
-    while (s->nheap)
-        free(pop(s).pkt);
+    while (s->nheap) {
+        struct refsim_event e = pop(s);
+        free(e.pkt);
+        free(e.d);
+    }
     free(s->heap);
     free(s->node);
     fabric_free(s->fabric);
@@ -341,10 +397,23 @@ static void apply(struct refsim *s, struct refsim_event *e)
         break;
     case EV_INJECT:
         d = malloc(sizeof *d);
-        if (d && fabric_send(s->fabric, e->node, e->t, e->pkt, e->len, d) == 0 && d->delivered)
+        /* with back-pressure every delivery comes as an EV_DELIVER */
+        if (d && fabric_send(s->fabric, e->node, e->t, e->pkt, e->len, d) == 0 &&
+            d->delivered && !s->cfg.backpressure)
             nic_receive(&s->node[d->dst].nic, d);
         free(d);
         free(e->pkt);
+        break;
+    case EV_DELIVER:
+        n->rx_inflight--;
+        nic_receive(&n->nic, e->d);
+        free(e->d);
+        break;
+    case EV_TX_FLOW:
+        if (e->a)
+            nic_link_go(&n->nic);
+        else
+            nic_link_stop(&n->nic);
         break;
     }
     s->events++;

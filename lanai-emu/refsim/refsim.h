@@ -31,6 +31,11 @@ struct refsim_config {
     uint64_t host_mem;              /* bytes of DMA-able memory per host */
     uint64_t seed;                  /* probabilistic faults */
     uint64_t limit_ps;              /* stop at this virtual time (0: none) */
+    /* back-pressure as in the myrinet machine (docs/fabric.md): packets
+     * without an armed buffer held in the network, their senders' links
+     * stopped; dropped after bp_timeout_ps (0: never). On from a profile. */
+    bool backpressure;
+    uint64_t bp_timeout_ps;
     FILE *out;                      /* consoles, prefixed "[node t] " */
 };
 
@@ -44,6 +49,7 @@ struct refsim_node {
     struct board board;
     struct hostrt host;
     uint64_t wake_pending;          /* earliest NIC wake-up queued (0: none) */
+    unsigned rx_inflight;           /* deliveries queued as events, not yet applied */
     char line[256];                 /* LANai console line being assembled */
     size_t linelen;
 };

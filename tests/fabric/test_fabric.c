@@ -384,19 +384,44 @@ static void bp_deliver(void *o, const struct fabric_delivery *dd)
     bp_got[bp_ngot++] = *dd;
 }
 
+/* flow control seen by the senders: (node, time, go) */
+static struct { unsigned src; uint64_t t; bool go; } bp_flow[8];
+static unsigned bp_nflow;
+
+static void bp_flow_at(unsigned src, uint64_t t, bool go)
+{
+    assert_true(bp_nflow < 8);
+    bp_flow[bp_nflow].src = src;
+    bp_flow[bp_nflow].t = t;
+    bp_flow[bp_nflow++].go = go;
+}
+
+static void bp_stop(void *o, unsigned src, uint64_t t)
+{
+    (void)o;
+    bp_flow_at(src, t, false);
+}
+
+static void bp_go(void *o, unsigned src, uint64_t t)
+{
+    (void)o;
+    bp_flow_at(src, t, true);
+}
+
 /* Node 0 sends 1000 bytes to node 1, node 2 then 10 bytes to node 3;
  * 'room1' says whether node 1 takes packets on arrival. */
 static struct fabric *bp_scenario(struct topo *t, unsigned room1)
 {
     struct fabric *f = fabric_new(t, &TM, 1);
-    struct fabric_bp bp = { .room = bp_room, .deliver = bp_deliver };
+    struct fabric_bp bp = { .room = bp_room, .deliver = bp_deliver,
+                            .tx_stop = bp_stop, .tx_go = bp_go };
     uint8_t a[2048], c[64];
     size_t la = make_packet(t, 0, 1, 1, 1000, a), lc = make_packet(t, 2, 3, 1, 10, c);
 
     fabric_set_backpressure(f, &bp);
     bp_room_of[0] = bp_room_of[2] = bp_room_of[3] = 1;
     bp_room_of[1] = room1;
-    bp_ngot = 0;
+    bp_ngot = bp_nflow = 0;
     assert_int_equal(fabric_send(f, 0, 0, a, la, &d), 0);
     assert_int_equal(fabric_send(f, 2, 100, c, lc, &d), 0);
     return f;
@@ -460,6 +485,112 @@ static void test_backpressure_blocks_the_path(void **st)
     topo_free(t);
 }
 
+/*
+ * The sender's side of a held packet: node 0's 1000-byte packet is held
+ * at node 1's link while most of it is still in node 0's NIC, so the STOP
+ * that gets back to node 0 (over 3 cables and 2 switches) stops its link;
+ * the GO after node 1 takes it gets back just as long after, and node 0's
+ * engine then finishes the packet (its link is free) exactly as late as
+ * the wait. A packet short enough to have left its sender before the STOP
+ * comes back stops nothing.
+ */
+static void test_backpressure_stops_the_sender(void **st)
+{
+    struct topo *t = two_switches();
+    struct fabric *f;
+    uint64_t late = 1000000000, back, tail0;
+    (void)st;
+
+    f = bp_scenario(t, 0);
+    back = fabric_flow_back_ps(f, 2);
+    assert_int_equal(back, 3 * TM.cable_ps + 2 * TM.switch_ps);
+    assert_int_equal(bp_nflow, 1);
+    assert_int_equal(bp_flow[0].src, 0);
+    assert_false(bp_flow[0].go);
+    assert_int_equal(bp_flow[0].t, bp_got[0].head_ps + back);
+    /* unblocked, node 0's tail (2 route bytes, type, 1000 bytes, CRC) would
+     * have left its link at 1005 bytes */
+    tail0 = (2 + 2 + 1000 + 1) * TM.byte_ps;
+    assert_true(tail0 > bp_flow[0].t);
+    assert_int_equal(fabric_tx_free(f, 0), 0);      /* not known yet: held */
+    fabric_rx_done(f, 1, bp_got[0].id, bp_got[0].head_ps + late, false);
+    assert_int_equal(bp_nflow, 2);
+    assert_true(bp_flow[1].go);
+    assert_int_equal(bp_flow[1].t, bp_got[0].head_ps + late + back);
+    /* the work left at the STOP is done after the GO: late by the wait */
+    assert_int_equal(fabric_tx_free(f, 0), tail0 + late);
+    assert_int_equal(bp_flow[1].t + (tail0 - bp_flow[0].t), tail0 + late);
+    fabric_free(f);
+
+    /* dropped at the time-out: the GO comes back all the same */
+    f = bp_scenario(t, 0);
+    fabric_rx_done(f, 1, bp_got[0].id, bp_got[0].head_ps + 50 * late, true);
+    assert_int_equal(bp_nflow, 2);
+    assert_true(bp_flow[1].go);
+    assert_int_equal(bp_flow[1].t, bp_got[0].head_ps + 50 * late + back);
+    assert_int_equal(fabric_tx_free(f, 0), tail0 + 50 * late);
+    fabric_free(f);
+
+    /* node 2's packet, 1000 bytes this time, waits behind node 0's held
+     * one for the shared cable (channel 1): the STOP gets back to node 2
+     * over 2 cables and 1 switch after its head got there, the GO as long
+     * after its head took the cable, and node 2's link is free after the
+     * work it had left at the STOP */
+    {
+        struct fabric_bp bp = { .room = bp_room, .deliver = bp_deliver,
+                                .tx_stop = bp_stop, .tx_go = bp_go };
+        uint8_t a[2048], c[2048];
+        size_t la = make_packet(t, 0, 1, 1, 1000, a), lc = make_packet(t, 2, 3, 1, 1000, c);
+        uint64_t back1, ready, tail2, s1, go;
+        f = fabric_new(t, &TM, 1);
+        back1 = fabric_flow_back_ps(f, 1);
+        fabric_set_backpressure(f, &bp);
+        bp_room_of[1] = 0;
+        bp_room_of[3] = 1;
+        bp_ngot = bp_nflow = 0;
+        assert_int_equal(fabric_send(f, 0, 0, a, la, &d), 0);
+        assert_int_equal(fabric_send(f, 2, 100, c, lc, &d), 0);
+        ready = 100 + HOP;
+        tail2 = 100 + (lc + 1) * TM.byte_ps;
+        assert_int_equal(bp_nflow, 2);
+        assert_int_equal(bp_flow[1].src, 2);
+        assert_false(bp_flow[1].go);
+        assert_int_equal(bp_flow[1].t, ready + back1);
+        fabric_rx_done(f, 1, bp_got[0].id, bp_got[0].head_ps + late, false);
+        assert_int_equal(bp_ngot, 2);
+        assert_int_equal(bp_nflow, 4);
+        assert_int_equal(bp_flow[3].src, 2);
+        assert_true(bp_flow[3].go);
+        s1 = bp_got[1].head_ps - HOP - TM.cable_ps;     /* it took the cable then */
+        go = s1 + back1;
+        assert_int_equal(bp_flow[3].t, go);
+        assert_true(s1 >= bp_got[0].head_ps + late);
+        assert_int_equal(fabric_tx_free(f, 2), go + (tail2 - (ready + back1)));
+        fabric_free(f);
+    }
+
+    /* a 10-byte packet held: out of its sender before the STOP is back */
+    {
+        struct fabric_bp bp = { .room = bp_room, .deliver = bp_deliver,
+                                .tx_stop = bp_stop, .tx_go = bp_go };
+        uint8_t c[64];
+        size_t lc = make_packet(t, 0, 1, 1, 10, c);
+        f = fabric_new(t, &TM, 1);
+        fabric_set_backpressure(f, &bp);
+        bp_room_of[1] = 0;
+        bp_ngot = bp_nflow = 0;
+        assert_int_equal(fabric_send(f, 0, 0, c, lc, &d), 0);
+        assert_int_equal(bp_ngot, 1);
+        assert_true(bp_got[0].held);
+        assert_int_equal(bp_nflow, 0);
+        assert_int_equal(fabric_tx_free(f, 0), (lc + 1) * TM.byte_ps);
+        fabric_rx_done(f, 1, bp_got[0].id, bp_got[0].head_ps + late, false);
+        assert_int_equal(bp_nflow, 0);
+        fabric_free(f);
+    }
+    topo_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -474,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_fault_rule_errors),
         cmocka_unit_test(test_pcap_trace),
         cmocka_unit_test(test_backpressure_blocks_the_path),
+        cmocka_unit_test(test_backpressure_stops_the_sender),
     };
     return cmocka_run_group_tests_name("fabric", tests, NULL, NULL);
 }

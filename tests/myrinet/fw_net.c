@@ -14,11 +14,18 @@
  *   0x114 EXPECT  packets to receive
  *   0x118 RLEN    route bytes to DST (0: one crossbar, route 0x80 | DST)
  *   0x120 ROUTE   the route bytes (up to 8), as nc_host_route() gives them
+ *   0x128 PAUSE_AT after this many packets received, stop arming the
+ *                 receive buffer for PAUSE_US (0: never), as a NIC whose
+ *                 host gives it no buffers would
+ *   0x12C PAUSE_US
  * Results (firmware writes, DONE last):
  *   0x140 DONE 1, 0x144 packets received (also updated as they come), 0x148 last length received,
  *   0x14C ISR at the last RECV, 0x150 sum of all received bytes,
  *   0x154 RTC at the end, 0x158 RECVs with ILLEGAL_RECEIVED (CRC error),
  *   0x15C 1 once ISR.LINK_DOWN was seen (also updated as it happens)
+ *   0x160 the longest wait from giving a packet to the send engine until
+ *         ISR.SEND was set again, in RTC ticks (0.5 us); the firmware waits
+ *         for the last packet's SEND too
  */
 #include <stdint.h>
 
@@ -64,6 +71,8 @@ int main(void)
 {
     volatile uint32_t *sb = (volatile uint32_t *)NC_SB_ADDR((uint32_t)(uintptr_t)__mem_size);
     uint32_t me, dst, len, count, spin, expect, sent = 0, got = 0, sum = 0, bad = 0;
+    uint32_t pause_at, pause_us, sent_rtc = 0, longest = 0;
+    int in_engine = 0;
 
     sb[NC_SB_OFF_READY / 4] = NC_SB_READY_MAGIC;
     while (sb[0x100 / 4] != 1)
@@ -75,6 +84,8 @@ int main(void)
     spin = sb[0x110 / 4];
     expect = sb[0x114 / 4];
     route_len = sb[0x118 / 4];
+    pause_at = sb[0x128 / 4];
+    pause_us = sb[0x12C / 4];
     if (route_len == 0 || route_len > sizeof route) {
         route_len = 1;
         route[0] = (uint8_t)(0x80u | dst);
@@ -87,14 +98,22 @@ int main(void)
     arm();
     for (volatile uint32_t i = 0; i < spin; i++)
         ;
-    while (sent < count || got < expect) {
+    while (sent < count || got < expect || in_engine) {
         uint32_t isr = L9_SPECIAL(L9_ISR);
 
         if (isr & L9_ISR_LINK_DOWN)
             sb[0x15C / 4] = 1;
 
+        if (in_engine && (isr & L9_ISR_SEND)) {
+            uint32_t w = L9_SPECIAL(L9_RTC) - sent_rtc;
+            if (w > longest)
+                longest = w;
+            in_engine = 0;
+        }
         if (sent < count && (isr & L9_ISR_SEND)) {
             send(me, dst, len, sent);
+            sent_rtc = L9_SPECIAL(L9_RTC);
+            in_engine = 1;
             sent++;
         }
         if (isr & L9_ISR_RECV) {
@@ -109,6 +128,11 @@ int main(void)
                           L9_ISR_ORUN2 | L9_ISR_ORUN4 | L9_ISR_ILLEGAL_RX;
             got++;
             sb[0x144 / 4] = got;        /* live, for hosts that do not wait */
+            if (got == pause_at) {
+                uint32_t t0 = L9_SPECIAL(L9_RTC);
+                while (L9_SPECIAL(L9_RTC) - t0 < 2 * pause_us)
+                    ;
+            }
             arm();
         }
     }
@@ -116,6 +140,7 @@ int main(void)
     sb[0x150 / 4] = sum;
     sb[0x154 / 4] = L9_SPECIAL(L9_RTC);
     sb[0x158 / 4] = bad;
+    sb[0x160 / 4] = longest;
     sb[0x140 / 4] = 1;
     for (;;)
         ;

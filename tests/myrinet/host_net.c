@@ -12,6 +12,12 @@
  *   idle MS           nothing: the firmware polls its command word for MS ms
  *   stream LEN COUNT  node 0 sends COUNT packets to node 1 back to back;
  *                     node 1 reports how many arrived within 3 ms
+ *   pause LEN COUNT US  node 0 sends COUNT packets to node 1, which stops
+ *                     arming its receive buffer for US microseconds after
+ *                     the first; node 2 (after a 20 us head start for node
+ *                     0) sends 2 packets to node 3. Every node reports, and
+ *                     a sender the longest its send engine took per packet
+ *                     (send_wait_ns)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +70,16 @@ int main(int argc, char **argv)
         len = a;
         if (me == 0) { dst = 1 % n; count = b; }
         if (me == 1 % n) expect = b;
+    } else if (!strcmp(mode, "pause")) {
+        len = a;
+        if (me == 0) { dst = 1 % n; count = b; }
+        if (me == 1 % n) {
+            expect = b;
+            put(0x128, 1);
+            put(0x12C, argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 0) : 100);
+        }
+        if (me == 2 && n > 3) { dst = 3; count = 2; spin = 2000; }
+        if (me == 3) expect = 2;
     } else if (!strcmp(mode, "same")) {
         spin = a;
         count = expect = 1;
@@ -100,7 +116,8 @@ int main(int argc, char **argv)
         nc_host_printf("timeout: firmware not done\n");
         return 1;
     }
-    nc_host_printf("done rx=%u len=%u isr=0x%08x sum=0x%x rtc=%u crc_errors=%u\n",
-                   get(0x144), get(0x148), get(0x14C), get(0x150), get(0x154), get(0x158));
+    nc_host_printf("done rx=%u len=%u isr=0x%08x sum=0x%x rtc=%u crc_errors=%u send_wait_ns=%u\n",
+                   get(0x144), get(0x148), get(0x14C), get(0x150), get(0x154), get(0x158),
+                   get(0x160) * 500);
     return 0;
 }

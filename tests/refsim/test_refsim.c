@@ -31,7 +31,9 @@ static uint8_t *image;
 static size_t image_len;
 static struct profile prof;
 static uint8_t routes[2];        /* node -> route byte to the other node */
-static uint32_t got[2], rtt;
+static uint32_t got[2], rtt, send_ticks;
+static uint32_t arm_late_us, ping_pad;   /* fw_pingpong's 0x50 and 0x54 */
+static bool backpressure = true;
 static int load_rc[2];
 
 static int host_main(int argc, char **argv)
@@ -54,13 +56,17 @@ static int host_main(int argc, char **argv)
     nc_host_printf("firmware up after %u polls", info.polls);
     sb = NC_SB_ADDR(info.sram_size);
     nc_host_pio_write32(sb + 0x44, routes[me]);
+    nc_host_pio_write32(sb + 0x50, arm_late_us);
+    nc_host_pio_write32(sb + 0x54, ping_pad);
     nc_host_pio_write32(L9_BAR_SPECIAL + L9_EIMR, L9_ISR_HOST_SIG);
     nc_host_pio_write32(sb + 0x40, 1);
     if (!nc_host_wait_irq(10000000))        /* 10 ms */
         return 2;
     got[me] = nc_host_pio_read32(sb + 0x4C);
-    if (me == 0)
+    if (me == 0) {
         rtt = nc_host_pio_read32(sb + 0x48);
+        send_ticks = nc_host_pio_read32(sb + 0x58);
+    }
     nc_host_pio_write32(L9_BAR_SPECIAL + L9_ISR, L9_ISR_HOST_SIG);
     nc_host_printf("received %08x", got[me]);
     /* the firmware's interval timer fires while it idles; first let the
@@ -95,6 +101,7 @@ static int run(char **out, size_t *len, uint8_t *img, size_t img_len)
     topo_route(t, 1, 0, r);
     routes[1] = 0x80 | r[0];
     refsim_config_from_profile(&cfg, &prof);
+    cfg.backpressure = backpressure;
     cfg.out = f;
     image = img;
     image_len = img_len;
@@ -170,12 +177,46 @@ static void test_bad_image_fails_the_load(void **st)
     free(bad);
 }
 
+/*
+ * Back-pressure (docs/fabric.md): node 1 arms its receive buffer 200 us
+ * late, node 0 pings with 1000 bytes. The ping is held at node 1's link
+ * with most of it still in node 0's NIC, so node 0's link is stopped and
+ * its send engine does not finish (ISR.SEND clear) until node 1 takes the
+ * ping: about 200 us, against 4 us for the 1000 bytes on the wire. Nothing
+ * is lost: the ping arrives and is answered. Without back-pressure (the
+ * negative control) node 1's NIC queues the ping and node 0's engine is
+ * done after the bytes.
+ */
+static void test_backpressure_stalls_the_sender(void **st)
+{
+    char *out;
+    size_t len;
+    (void)st;
+    arm_late_us = 200;
+    ping_pad = 1000;
+    assert_int_equal(run(&out, &len, fw, fw_len), 0);
+    free(out);
+    assert_int_equal(got[1], 0xC0FFEE00);
+    assert_int_equal(got[0], 0xC0FFEE01);
+    printf("# send engine busy %u ticks of 0.5 us, back-pressure on\n", send_ticks);
+    assert_true(send_ticks >= 2 * 190 && send_ticks <= 2 * 230);
+    backpressure = false;
+    assert_int_equal(run(&out, &len, fw, fw_len), 0);
+    free(out);
+    backpressure = true;
+    assert_int_equal(got[0], 0xC0FFEE01);
+    printf("# send engine busy %u ticks of 0.5 us, back-pressure off\n", send_ticks);
+    assert_true(send_ticks <= 2 * 10);
+    arm_late_us = ping_pad = 0;
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load_and_ping),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_bad_image_fails_the_load),
+        cmocka_unit_test(test_backpressure_stalls_the_sender),
     };
     char err[300];
 

@@ -29,11 +29,6 @@
 #define MR_SPECIAL_BASE L9_SPECIAL_BASE   /* the contract's one definition */
 #define MR_SPECIAL_SIZE 0x200u
 
-/* The network's blocking time-out: a packet held at its receiver's link
- * this long is dropped (docs/fabric.md, "Back-pressure": Myrinet's
- * long-period time-out, about 50 ms). */
-#define MR_BP_TIMEOUT_PS (50ull * 1000 * 1000 * 1000)
-
 enum mr_state {
     MR_HELD,    /* LANai held in reset (CPU halted) */
     MR_RUN,     /* CPU runs towards its next target */
@@ -49,6 +44,7 @@ enum mr_ev_kind {
     MR_EV_PIO_READ_BLOCK,
     MR_EV_PACKET,
     MR_EV_LINK,                        /* 'down' fault rules: val = link up */
+    MR_EV_TX_FLOW,                     /* back-pressure: val 0 STOP, 1 GO */
 };
 
 typedef struct MrEvent {
@@ -172,7 +168,7 @@ struct MyrinetState {
 
     FILE *trace_f;                 /* event trace (trace=FILE), or NULL */
     GArray *tx;                    /* MrTx not yet given to the fabric */
-    bool bp;                       /* back-pressure (MYRINET_BACKPRESSURE=1: on) */
+    bool bp;                       /* back-pressure (MYRINET_BACKPRESSURE=0: off) */
     uint64_t bp_timeout_ps;        /* blocking time-out (MYRINET_BP_TIMEOUT) */
     GArray *rxdone;                /* MrRxDone not yet given to the fabric */
     uint64_t flush_upto;           /* the window mr_tx_flush() is closing */

@@ -64,10 +64,12 @@ static void print_stats(MyrinetState *m)
                 PRIu64 " received, %" PRIu64 " dropped (receive queue "
                 "full), %" PRIu64 " DMA blocks, %" PRIu64 " instructions, %"
                 PRIu64 " cycles skipped idle, %" PRIu64 " dropped blocked "
-                "(time-out)\n", i, n->nic.counters_tx,
+                "(time-out), send link stopped %" PRIu64 " times for %"
+                PRIu64 " ns\n", i, n->nic.counters_tx,
                 n->nic.counters_rx, n->nic.counters_rx_dropped,
                 n->nic.counters_dma_blocks, c - n->skipped_cycles,
-                n->skipped_cycles, n->nic.counters_rx_timeout);
+                n->skipped_cycles, n->nic.counters_rx_timeout,
+                n->nic.counters_tx_stops, n->nic.counters_tx_stopped_ps / 1000);
     }
     fprintf(stderr, "myrinet: idle: %" PRIu64 " loop checks, %" PRIu64
             " idle stretches, %" PRIu64 " cycles skipped\n",

@@ -69,9 +69,39 @@ static void bp_deliver(void *o, const struct fabric_delivery *d)
     post_delivery(o, 0xFFFF, d);
 }
 
+/* Flow control reaches the sender's NIC as an event at its time: the
+ * fabric puts STOP and GO at least the lookahead after what decided them,
+ * so they land after the window being closed. */
+static void post_flow(MyrinetState *m, unsigned src, uint64_t t_ps, bool go)
+{
+    MrEvent *e = g_new0(MrEvent, 1);
+
+    if (t_ps < m->flush_upto && !m->unsynced) {
+        error_report("myrinet: flow control for node %u at %" PRIu64
+                     " ps, inside the window that ran (lookahead %" PRIu64
+                     " ps too large)", src, t_ps, m->lookahead_ps);
+        exit(1);
+    }
+    e->t_ps = t_ps;
+    e->kind = MR_EV_TX_FLOW;
+    e->val = go;
+    mr_post(&m->node[src], e);
+}
+
+static void bp_tx_stop(void *o, unsigned src, uint64_t t_ps)
+{
+    post_flow(o, src, t_ps, false);
+}
+
+static void bp_tx_go(void *o, unsigned src, uint64_t t_ps)
+{
+    post_flow(o, src, t_ps, true);
+}
+
 void mr_bp_init(MyrinetState *m)
 {
-    struct fabric_bp bp = { .opaque = m, .room = bp_room, .deliver = bp_deliver };
+    struct fabric_bp bp = { .opaque = m, .room = bp_room, .deliver = bp_deliver,
+                            .tx_stop = bp_tx_stop, .tx_go = bp_tx_go };
 
     if (m->bp) {
         fabric_set_backpressure(m->fabric, &bp);
@@ -91,6 +121,13 @@ void mr_rx_done(MrNode *n, uint64_t id, uint64_t t_ps, bool dropped)
     if (dropped) {
         mr_trace(n, t_ps, "packet dropped: blocked at the link (fabric packet %"
                  PRIu64 ")", id);
+    } else {
+        /* the packet's line, with the times of its pcap record: its head
+         * at the link (so the line stands after lines of later times, as
+         * a host's compute line may) and its tail, now known */
+        mr_trace(n, n->nic.rx_link_ps, "packet %u bytes, tail at %" PRIu64
+                 ", crc %s", n->nic.rx_len, n->nic.rx_tail_ps,
+                 n->nic.rx_crc_ok ? "ok" : "bad");
     }
 }
 

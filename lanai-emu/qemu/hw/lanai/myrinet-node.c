@@ -138,6 +138,13 @@ static void ev_apply(MrNode *n, MrEvent *e)
     case MR_EV_LINK:
         nic_set_link(&n->nic, e->val);
         break;
+    case MR_EV_TX_FLOW:
+        if (e->val) {
+            nic_link_go(&n->nic);
+        } else {
+            nic_link_stop(&n->nic);
+        }
+        break;
     }
     mr_ev_free(e);
 }

@@ -46,11 +46,22 @@ void mr_trace_event(MrNode *n, const MrEvent *e)
         mr_trace(n, e->t_ps, "pio-read-block 0x%06x %u bytes", e->off, e->len);
         break;
     case MR_EV_PACKET:
+        if (e->pkt->held) {
+            /* its "packet" line comes when the NIC takes it (mr_rx_done) */
+            mr_trace(n, e->t_ps, "held at the link: %zu bytes, head there "
+                     "at %" PRIu64 " (fabric id %" PRIu64 ")",
+                     e->pkt->len, e->pkt->head_ps, e->pkt->id);
+            break;
+        }
         mr_trace(n, e->t_ps, "packet %zu bytes, tail at %" PRIu64 ", crc %s",
                  e->pkt->len, e->pkt->tail_ps, e->pkt->crc_ok ? "ok" : "bad");
         break;
     case MR_EV_LINK:
         mr_trace(n, e->t_ps, "link %s", e->val ? "up" : "down");
+        break;
+    case MR_EV_TX_FLOW:
+        mr_trace(n, e->t_ps, "send link %s", e->val ? "go (flow control)"
+                                                   : "stopped (flow control)");
         break;
     }
 }

@@ -177,11 +177,18 @@ static void myrinet_init(MachineState *ms)
         }
         m->lookahead_ps = l;
     }
-    /* Back-pressure (docs/fabric.md): off unless MYRINET_BACKPRESSURE=1
-     * (not yet the default: see "Back-pressure", what is left); the
+    /* Back-pressure (docs/fabric.md): on, as on Myrinet, unless
+     * MYRINET_BACKPRESSURE=0 (comparisons, negative controls); the
      * blocking time-out, MYRINET_BP_TIMEOUT=TIME (0: none) */
-    m->bp = getenv("MYRINET_BACKPRESSURE") && atoi(getenv("MYRINET_BACKPRESSURE"));
-    m->bp_timeout_ps = MR_BP_TIMEOUT_PS;
+    m->bp = true;
+    if (getenv("MYRINET_BACKPRESSURE")) {
+        const char *v = getenv("MYRINET_BACKPRESSURE");
+        if (strcmp(v, "0") && strcmp(v, "1")) {
+            usage_error("MYRINET_BACKPRESSURE=%s: expected 0 (off) or 1 (on)", v);
+        }
+        m->bp = !strcmp(v, "1");
+    }
+    m->bp_timeout_ps = FABRIC_BP_TIMEOUT_PS;
     if (getenv("MYRINET_BP_TIMEOUT")) {
         const char *v = getenv("MYRINET_BP_TIMEOUT");
         if (!strcmp(v, "0")) {
