@@ -12,7 +12,8 @@ struct region { uint32_t valid, hi, lo, len; };
 struct rtoken { uint32_t valid, hi, lo, len, cookie; };
 /* A send token's completion callback (GM's send descriptors carry theirs):
  * called once, when the message is acknowledged (NC_ST_OK), refused
- * (NC_ST_EPORTCLOSED: the receiver's port closed) or dropped unsent
+ * (NC_ST_EPORTCLOSED: the receiver's port closed), timed out
+ * (NC_ST_ETIMEDOUT: tx.c's send time-out) or dropped unsent
  * (NC_ST_ECLOSED: its own port closed). The token is the callback's from
  * then on: it frees it, or sends it again (seed 000 section 5.1's
  * multisend re-queues one packet to its next destination this way). */
@@ -33,6 +34,7 @@ struct stoken {             /* a send token: one message */
 };
 struct port {
     uint32_t open, gen, cons;
+    uint32_t send_timeout;      /* RTC ticks (NC_CMD_TIMEOUT; tx.c's tx_timer) */
     uint32_t ev_hi, ev_lo, ev_slots, ev_next;
     struct region reg[NC_ABI_REGIONS];
     struct rtoken rtok[NC_ABI_RECV_TOKENS];

@@ -223,6 +223,7 @@ static void port_reset(struct port *p)
     p->nrfree = NC_ABI_RECV_TOKENS;
     p->nrq = 0;
     p->rq_head = 0;
+    p->send_timeout = NC_ABI_SEND_TIMEOUT_DEFAULT_US * 2u;    /* 0.5 us ticks */
 }
 
 __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
@@ -281,6 +282,13 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         return cmd_recv(pi, a);
     case NC_CMD_SEND:
         return cmd_send(pi, a);
+    case NC_CMD_TIMEOUT:
+        /* the send time-out of this port's messages (tx.c's tx_timer reads
+         * it when one of them stalls) */
+        if (a[1] > NC_ABI_SEND_TIMEOUT_MAX_US)
+            return refuse(pi, a[0], NC_ST_EINVAL, 0);
+        p->send_timeout = (a[1] ? a[1] : NC_ABI_SEND_TIMEOUT_DEFAULT_US) * 2u;
+        return;
     default:
         if (!plugin_command(pi, a))
             refuse(pi, a[0], NC_ST_EINVAL, 0);

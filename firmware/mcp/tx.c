@@ -10,6 +10,17 @@
  * its last packet is acknowledged. A NACK or the retransmission timer (IT0)
  * sends the window again from its base. A REJECT (the destination port was
  * closed) fails that message and every queued message to that port.
+ *
+ * Send time-out (docs/firmware.md "Send time-outs"): a connection whose
+ * window has not moved for the send time-out of the port of its oldest
+ * message (a receiver that never provides a buffer, a NIC that is dead or
+ * cut off) fails that message, and the messages queued behind it from the
+ * same port to the same (node, port), with NC_ST_ETIMEDOUT (GM's
+ * GM_SEND_TIMED_OUT). Everything else restarts in a new epoch of the
+ * connection, at sequence numbers beyond every one the old epoch used: its
+ * first packet carries NC_DF_SYNC, the receiver starts its sequence again
+ * there and takes no packet of an older epoch from then on, so nothing of a
+ * timed-out message is delivered after its error event.
  */
 #include "mcp_tx.h"
 #include "mcp_port.h"
@@ -23,6 +34,10 @@ struct txconn {
     nc_tx_t w;
     uint32_t send_next;                 /* next sequence number for the wire */
     uint32_t last_base;                 /* base at the previous timer tick */
+    uint32_t epoch;                     /* the connection's epoch (nc_wire.h) */
+    uint32_t sync_seq;                  /* the epoch's first packet: NC_DF_SYNC */
+    uint32_t stall_at;                  /* RTC when the window last moved (watched) */
+    uint32_t watched;                   /* stall_at is valid: the window was busy at the last tick */
     uint16_t slot[NC_TX_WINDOW_MAX];    /* packet descriptor of each seq in flight */
     uint16_t qhead, qtail, cur;         /* message FIFO and the packetising cursor */
 };
@@ -101,6 +116,10 @@ void tx_init(void)
     for (uint32_t i = 0; i < NC_ABI_MAX_NODES; i++) {
         nc_tx_init(&txc[i].w, 1, NC_FW_WINDOW);
         txc[i].send_next = 1;
+        /* the first packet after boot is a SYNC of epoch 0: a peer that
+         * still holds the connection of this NIC's previous life starts
+         * again with it (rx.c) */
+        txc[i].sync_seq = 1;
         txc[i].qhead = txc[i].qtail = txc[i].cur = NONE16;
     }
     for (uint32_t i = 0; i < NC_FW_PKT_BUFS; i++)
@@ -250,14 +269,14 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     h->seq = seq;
     h->src_port = t->port;
     h->dst_port = t->dst_port;
-    h->flags = t->fence ? NC_DF_FENCE : 0;
+    h->flags = (uint8_t)((t->fence ? NC_DF_FENCE : 0) | (seq == c->sync_seq ? NC_DF_SYNC : 0));
     h->pad = 0;
     h->msg_len = t->len;
     h->offset = t->built;
     h->len = len;
     h->pad2[0] = t->kind ? t->gen : 0;         /* a collective packet's two words */
     h->pad2[1] = t->kind ? t->cookie : 0;
-    h->pad3 = 0;
+    h->epoch = c->epoch;
     t->built += len;
     t->started = 1;
     if (t->built == t->len)
@@ -486,19 +505,86 @@ void tx_port_closed(uint32_t port)
     }
 }
 
+#ifdef NC_BROKEN_NO_SEND_TIMEOUT
+#define SEND_TIMEOUT_ON 0   /* broken on purpose (tests/timeout/suite): messages never time out */
+#else
+#define SEND_TIMEOUT_ON 1
+#endif
+
+/* The send time-out of token k's messages, in RTC ticks: its port's (a
+ * fence belongs to no port: the default). */
+static uint32_t timeout_of(const struct stoken *t)
+{
+    return t->fence ? NC_ABI_SEND_TIMEOUT_DEFAULT_US * 2u : ports[t->port].send_timeout;
+}
+
+/* peer's window has not moved for the send time-out of its oldest message:
+ * fail that message and the ones queued behind it from the same port to the
+ * same (node, port); restart the rest in a new epoch (see the top). */
+static void tx_time_out(uint32_t peer)
+{
+    struct txconn *c = &txc[peer];
+    uint16_t head = pd[c->slot[nc_tx_slot(c->w.base)]].tok, k, prev, next;
+    uint32_t port = stok[head].port, dport = stok[head].dst_port;
+    uint32_t restart = c->w.base + c->w.count;    /* beyond every number used */
+    bool messages = !stok[head].fence && !stok[head].kind;
+
+    for (uint32_t j = 0; j < c->w.count; j++)
+        pd_release(c->slot[nc_tx_slot(c->w.base + j)]);
+    nc_tx_init(&c->w, restart, NC_FW_WINDOW);
+    c->send_next = c->last_base = c->sync_seq = restart;
+    c->epoch++;
+    c->watched = 0;
+    prev = NONE16;
+    for (k = c->qhead; k != NONE16; k = next) {
+        const struct stoken *t = &stok[k];
+
+        next = t->next;
+        /* the head goes whatever it is: a fence or a collective's packet
+         * too (the receiver that missed a fence refuses once more, rx.c;
+         * a collective's packet follows its collective's rules, its
+         * completion callback sees the status) */
+        if (k == head || (messages && !t->fence && !t->kind && t->port == port &&
+                          t->dst_port == dport)) {
+            q_unlink(c, prev, k);
+            send_done(k, NC_ST_ETIMEDOUT);
+            continue;
+        }
+        stok[k].built = stok[k].acked = 0;
+        stok[k].started = 0;
+        prev = k;
+    }
+    c->cur = c->qhead;
+    set_active(peer);
+}
+
 /* TIME0: a connection whose window has not moved for a whole period goes
- * back to its base (the retransmission timeout). */
+ * back to its base (the retransmission timeout); one that has not moved
+ * for its oldest message's send time-out gives that message up. */
 void tx_timer(void)
 {
     bool any = false;
+    uint32_t now = hal_rtc();
 
     hal_isr_clear(L9_ISR_TIME0);
     for (uint32_t peer = 0; peer < n_nodes; peer++) {
         struct txconn *c = &txc[peer];
 
-        if (!c->w.count)
+        if (!c->w.count) {
+            c->watched = 0;
             continue;
+        }
         any = true;
+        if (!c->watched || c->w.base != c->last_base) {
+            /* busy since the last tick, or moved: the stall starts now */
+            c->watched = 1;
+            c->stall_at = now;
+        }
+        else if (SEND_TIMEOUT_ON &&
+                 now - c->stall_at >= timeout_of(&stok[pd[c->slot[nc_tx_slot(c->w.base)]].tok])) {
+            tx_time_out(peer);
+            continue;
+        }
 #ifndef NC_BROKEN_NO_RETRANSMIT
         if (c->w.base == c->last_base) {
             c->send_next = c->w.base;

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Host program of tests/timeout/suite: the send time-out (docs/firmware.md
+ * "Send time-outs", docs/libnicoll.md). Node 0 sends numbered messages to
+ * node 1 and prints, per message, how it completed (one letter each, in
+ * the order posted: O delivered and acknowledged, T NC_ETIMEDOUT, E another
+ * error, - no event before the deadline); node 1 prints the numbers it
+ * received, per port, in the order it received them. The suite checks that
+ * every message is either delivered exactly once, in order, with O, or not
+ * delivered at all, with T: never both.
+ *
+ *   nobuf T NA NB   node 1's port 1 is open but gives no receive buffer;
+ *                   node 0 (send time-out T us) posts NA messages to it,
+ *                   then NB to node 1's port 0, which has buffers. Then
+ *                   node 1 gives port 1 buffers and says so (a message to
+ *                   node 0), and node 0 sends one more to port 1.
+ *   dead KIND T DOWN UP
+ *                   node 0 sends 3 messages to node 1 before DOWN (us of
+ *                   virtual time since boot), 3 between DOWN and UP, 3 after
+ *                   UP. KIND 'down': node 1's link is down from DOWN to UP
+ *                   (the suite's --fault); KIND 'reset': node 1's host holds
+ *                   its NIC in reset at DOWN (dead, as after a LANai trap)
+ *                   and never releases it: only the first 3 can arrive.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicoll/hostif.h"
+#include "nicoll/lanai9_regs.h"
+#include "nicoll/nc_limits.h"
+#include "nicoll.h"
+#include "../nicoll/pattern.h"
+#include "../lib/open_port.h"
+
+#define LEN 4200                    /* two packets: a message can be cut */
+#define MAXMSG 64
+#define SEED 11
+
+static unsigned me;
+
+static void wait_until(uint64_t t_ns)
+{
+    for (uint64_t now; (now = nc_host_now_ns()) < t_ns;)
+        nc_host_compute_ns(t_ns - now);
+}
+
+/* The sender's record: the letter of each message and when it completed. */
+struct sent {
+    char what[MAXMSG + 1];
+    uint64_t posted[MAXMSG], done[MAXMSG];
+    unsigned n, events;
+};
+
+static void post(nc_port *p, struct sent *s, uint8_t *tx, unsigned port)
+{
+    unsigned i = s->n++;
+    int rc;
+
+    pat_fill(tx + (size_t)i * LEN, LEN, SEED, 0, i);
+    s->what[i] = '-';
+    s->posted[i] = nc_host_now_ns();
+    if ((rc = nc_send(p, 1, port, tx + (size_t)i * LEN, LEN, (void *)(uintptr_t)i)))
+        nc_host_printf("FAIL nc_send %u: %s\n", i, nc_strerror(rc)), s->what[i] = 'E';
+}
+
+/* Take one event into s (a RECV goes to *got, when given). 0 if none came
+ * before the deadline. */
+static int take(nc_port *p, struct sent *s, uint64_t deadline, unsigned *got)
+{
+    nc_event ev;
+
+    while (!nc_poll(p, &ev))
+        if (nc_host_now_ns() > deadline)
+            return 0;
+    if (ev.type == NC_EVENT_SENT) {
+        unsigned i = (unsigned)(uintptr_t)ev.ctx;
+
+        s->events++;
+        s->what[i] = ev.status == NC_OK ? 'O' : ev.status == NC_ETIMEDOUT ? 'T' : 'E';
+        s->done[i] = nc_host_now_ns();
+        if (ev.status && ev.status != NC_ETIMEDOUT)
+            nc_host_printf("FAIL message %u: %s\n", i, nc_strerror(ev.status));
+    } else if (ev.type == NC_EVENT_RECV && got) {
+        (*got)++;
+    }
+    return 1;
+}
+
+/* The receiver's record of one port: the numbers received, in order. */
+struct got {
+    unsigned n, bad, errors;
+    unsigned id[MAXMSG];
+};
+
+static void received(nc_port *p, struct got *g, const nc_event *ev)
+{
+    uint32_t idx = pat_index(ev->buf, ev->len);
+
+    if (ev->status) {
+        /* a message the sender gave up on halfway: its buffer comes back */
+        nc_host_printf("recv error %s len=%zu\n", nc_strerror(ev->status), ev->len);
+        g->errors++;
+    } else if (ev->len != LEN || idx >= MAXMSG || pat_check(ev->buf, LEN, SEED, 0, idx)) {
+        g->bad++;
+    } else if (g->n < MAXMSG) {
+        g->id[g->n++] = idx;
+    }
+    nc_provide_recv(p, ev->buf, LEN, NULL);
+}
+
+static void print_got(const char *what, const struct got *g)
+{
+    char line[6 * MAXMSG + 1] = "";
+    size_t at = 0;
+
+    for (unsigned i = 0; i < g->n && at + 8 < sizeof line; i++)
+        at += (size_t)snprintf(line + at, sizeof line - at, "%s%u", i ? "," : "", g->id[i]);
+    nc_host_printf("%s ids=%s bad=%u errors=%u\n", what, g->n ? line : "none", g->bad, g->errors);
+}
+
+static void give(nc_port *p, uint8_t *buf, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        nc_provide_recv(p, buf + (size_t)i * LEN, LEN, NULL);
+}
+
+static int nobuf(int argc, char **argv)
+{
+    unsigned t_us = argc > 2 ? (unsigned)atoi(argv[2]) : 1000;
+    unsigned na = argc > 3 ? (unsigned)atoi(argv[3]) : 2, nb = argc > 4 ? (unsigned)atoi(argv[4]) : 5;
+    nc_port *p = open_port(0);
+    uint64_t deadline = nc_host_now_ns() + 30000000ull + 4000ull * t_us;
+
+    if (na + nb + 1 > NC_ABI_SEND_TOKENS)
+        return nc_host_printf("FAIL nobuf: NA + NB is at most %u (the send tokens, less one)\n",
+                              NC_ABI_SEND_TOKENS - 1), 2;
+    if (me == 0) {
+        uint8_t *tx = region(p, (size_t)(na + nb + 1) * LEN), *rx = region(p, LEN);
+        struct sent s = { .n = 0 };
+        unsigned go = 0, first = ~0u, last_b = 0;
+        int rc;
+
+        if ((rc = nc_set_send_timeout(p, t_us)))
+            return nc_host_printf("FAIL nc_set_send_timeout: %s\n", nc_strerror(rc)), 1;
+        give(p, rx, 1);
+        wait_until(nc_host_now_ns() + 200000);     /* node 1 has opened both ports */
+        for (unsigned i = 0; i < na; i++)
+            post(p, &s, tx, 1);
+        for (unsigned i = 0; i < nb; i++)
+            post(p, &s, tx, 0);
+        while ((s.events < na + nb || !go) && take(p, &s, deadline, &go))
+            ;
+        if (go) {
+            post(p, &s, tx, 1);
+            while (s.events < na + nb + 1 && take(p, &s, deadline, NULL))
+                ;
+        }
+        for (unsigned i = 0; i < na; i++)
+            if (s.what[i] == 'T' && (s.done[i] - s.posted[i]) / 1000 < first)
+                first = (unsigned)((s.done[i] - s.posted[i]) / 1000);
+        for (unsigned i = na; i < na + nb; i++)
+            if (s.what[i] == 'O' && (s.done[i] - s.posted[0]) / 1000 > last_b)
+                last_b = (unsigned)((s.done[i] - s.posted[0]) / 1000);
+        s.what[s.n] = 0;
+        nc_host_printf("nobuf sender timeout_us=%u outcome=%s go=%u first_timeout_us=%d "
+                       "other_port_done_us=%u\n", t_us, s.what, go, first == ~0u ? -1 : (int)first,
+                       last_b);
+    } else if (me == 1) {
+        nc_port *q = open_port(1);
+        uint8_t *b0 = region(p, 16 * LEN), *b1 = region(q, 4 * LEN), *msg = region(p, 16);
+        struct got g0 = { 0 }, g1 = { 0 };
+        nc_event ev;
+
+        give(p, b0, 16);
+        /* port 0's messages; port 1 gives nothing yet */
+        while (g0.n + g0.bad + g0.errors < nb && nc_host_now_ns() < deadline)
+            if (nc_poll(p, &ev) && ev.type == NC_EVENT_RECV)
+                received(p, &g0, &ev);
+        give(q, b1, 4);
+        nc_send(p, 0, 0, msg, 16, NULL);
+        /* port 1: the message sent after this, and nothing of the ones
+         * that timed out; wait a while for stale ones */
+        uint64_t until = nc_host_now_ns() + 4000ull * t_us + 2000000;
+        while (nc_host_now_ns() < until && nc_host_now_ns() < deadline) {
+            if (nc_poll(q, &ev) && ev.type == NC_EVENT_RECV)
+                received(q, &g1, &ev);
+            if (nc_poll(p, &ev) && ev.type == NC_EVENT_RECV)
+                received(p, &g0, &ev);
+        }
+        print_got("nobuf receiver port0", &g0);
+        print_got("nobuf receiver port1", &g1);
+        nc_close(q);
+    }
+    nc_close(p);
+    return 0;
+}
+
+static int dead(int argc, char **argv)
+{
+    const char *kind = argc > 2 ? argv[2] : "down";
+    unsigned t_us = argc > 3 ? (unsigned)atoi(argv[3]) : 1000;
+    uint64_t down = (argc > 4 ? (uint64_t)atoll(argv[4]) : 5000) * 1000;
+    uint64_t up = (argc > 5 ? (uint64_t)atoll(argv[5]) : 15000) * 1000;
+    bool reset = !strcmp(kind, "reset");
+    nc_port *p;
+
+    if (!reset && strcmp(kind, "down"))
+        return nc_host_printf("FAIL dead: kind '%s' is neither 'down' nor 'reset'\n", kind), 2;
+    if (up <= down)
+        return nc_host_printf("FAIL dead: UP (%llu us) must come after DOWN (%llu us)\n",
+                              (unsigned long long)(up / 1000), (unsigned long long)(down / 1000)), 2;
+    p = open_port(0);
+    if (nc_host_now_ns() + 1000000 > down)
+        return nc_host_printf("FAIL dead: DOWN must be at least 1 ms after the port opens "
+                              "(it opened at %llu us)\n",
+                              (unsigned long long)(nc_host_now_ns() / 1000)), 2;
+    if (me == 0) {
+        uint8_t *tx = region(p, 9 * LEN);
+        struct sent s = { .n = 0 };
+        uint64_t deadline = up + 4000ull * t_us + 20000000;
+
+        nc_set_send_timeout(p, t_us);
+        for (unsigned i = 0; i < 3; i++)
+            post(p, &s, tx, 0);
+        while (s.events < 3 && take(p, &s, down, NULL))
+            ;
+        wait_until(down + 200000);
+        for (unsigned i = 0; i < 3; i++)
+            post(p, &s, tx, 0);
+        while (s.events < 6 && take(p, &s, deadline, NULL))
+            ;
+        if (!reset) {
+            wait_until(up + 200000);
+            for (unsigned i = 0; i < 3; i++)
+                post(p, &s, tx, 0);
+        }
+        while (s.events < s.n && take(p, &s, deadline, NULL))
+            ;
+        s.what[s.n] = 0;
+        nc_host_printf("dead %s sender outcome=%s timed_out_after_us=%d\n", kind, s.what,
+                       s.what[3] == 'T' ? (int)((s.done[3] - s.posted[3]) / 1000) : -1);
+    } else if (me == 1) {
+        uint8_t *b = region(p, 16 * LEN);
+        struct got g = { 0 };
+        uint64_t end = reset ? down : up + 4000ull * t_us + 10000000;
+        nc_event ev;
+
+        give(p, b, 16);
+        while (nc_host_now_ns() < end)
+            if (nc_poll(p, &ev) && ev.type == NC_EVENT_RECV)
+                received(p, &g, &ev);
+        if (reset) {
+            /* the NIC stops dead; this host never restarts it */
+            print_got("dead reset receiver", &g);
+            nc_host_pio_write32(L9_BAR_CONTROL, L9_CTL_RESET_ON);
+            return 0;
+        }
+        print_got("dead down receiver", &g);
+    }
+    nc_close(p);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+
+    me = nc_host_node();
+    if (nc_host_nodes() < 2) {
+        nc_host_printf("FAIL %s needs 2 nodes (lanai-run --nodes 2)\n", mode);
+        return 2;
+    }
+    if (!strcmp(mode, "nobuf"))
+        return nobuf(argc, argv);
+    if (!strcmp(mode, "dead"))
+        return dead(argc, argv);
+    nc_host_printf("FAIL unknown mode '%s' (nobuf, dead)\n", mode);
+    return 2;
+}
