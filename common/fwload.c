@@ -62,7 +62,7 @@ int nc_fw_load(struct nc_board *b, const char *name, const uint8_t *image, size_
                const struct nc_fw_options *opt, struct nc_fw_info *info,
                char *err, size_t errlen)
 {
-    struct nc_fw_options o = opt ? *opt : (struct nc_fw_options){ 0, 1, 0, 0 };
+    struct nc_fw_options o = opt ? *opt : (struct nc_fw_options){ .nnodes = 1 };
     struct loadable l;
     char lerr[256];
     static const uint8_t zero[4096];
@@ -123,6 +123,7 @@ int nc_fw_load(struct nc_board *b, const char *name, const uint8_t *image, size_
     nc_board_write32(b, sb + NC_SB_OFF_NODE_ID, o.node_id);
     nc_board_write32(b, sb + NC_SB_OFF_NNODES, o.nnodes);
     nc_board_write32(b, sb + NC_SB_OFF_CLOCKVAL, info->clockval);
+    nc_board_write32(b, sb + NC_SB_OFF_BOOT_ID, o.boot_id);
     b->ops->write(b, sb + NC_SB_OFF_BUILD_ID, l.build_id, 8);
 
     /* 6. verify while the CPU cannot touch anything */

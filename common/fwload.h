@@ -37,6 +37,8 @@ struct nc_fw_options {
     uint32_t node_id, nnodes;
     unsigned tries;       /* handshake polls (default 25, as Linux myri_sbus) */
     unsigned delay_us;    /* between polls (default 20 us) */
+    uint32_t boot_id;     /* the shared block's NC_SB_OFF_BOOT_ID: 0 for a board's first
+                             load, another value for every later one (default 0) */
 };
 
 struct nc_fw_info {

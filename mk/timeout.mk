@@ -7,6 +7,6 @@ ALL_TARGETS += $(TMO_T)/host_timeout.so
 CHECK_SUITES += tests/timeout/suite
 
 $(TMO_T)/host_timeout.so: tests/timeout/host_timeout.c tests/nicoll/pattern.h tests/lib/open_port.h \
-                          $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+                          $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h $(COMMON_LIB)
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) $(COMMON_LIB) -o $@

@@ -268,10 +268,11 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
         h->msg_len > NC_ABI_MAX_MSG || h->offset > h->msg_len || h->len > h->msg_len - h->offset)
         return false;   /* malformed: never acknowledged */
     if (h->epoch != c->epoch) {
-        /* only the SYNC of a newer epoch, or of epoch 0 (a sender that
-         * booted again), starts one; anything else of another epoch is
-         * a timed-out message's: never delivered */
-        if (!(h->flags & NC_DF_SYNC) || (h->epoch && (int32_t)(h->epoch - c->epoch) < 0))
+        /* only the SYNC of a newer epoch, or of another incarnation of
+         * the sender (an MCP loaded again, tx.c's tx_set_boot; epoch 0:
+         * loaded again without a boot id) starts one; anything else of
+         * another epoch is a timed-out message's: never delivered */
+        if (!(h->flags & NC_DF_SYNC) || !tx_epoch_newer(h->epoch, c->epoch))
             return false;
         resync(src, h);
     }

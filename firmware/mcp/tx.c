@@ -69,6 +69,31 @@ void tx_set_clock(uint32_t mhz)
         tx_rto = NC_FW_RTO_TICKS * 133u / mhz;
 }
 
+/* The first load of a board (boot id 0) numbers its connections from 1 in
+ * epoch 0, as the peers' receive sides expect after their own boot. A later
+ * load starts every connection in an epoch of its own incarnation (boot id
+ * hashed to 16 bits, never 0) and at a sequence number far from the
+ * previous MCP's (the hash again, as TCP picks an initial sequence number):
+ * the peers take its first packet as a SYNC of another incarnation, and
+ * the ACKs they still send for the previous MCP's packets fall outside its
+ * window. */
+void tx_set_boot(uint32_t boot_id)
+{
+    uint32_t h = boot_id * 2654435761u, inc = h >> 16;
+
+    if (!boot_id)
+        return;
+    if (!inc)
+        inc = 1;
+    for (uint32_t i = 0; i < NC_ABI_MAX_NODES; i++) {
+        struct txconn *c = &txc[i];
+
+        nc_tx_init(&c->w, h, NC_FW_WINDOW);
+        c->send_next = c->sync_seq = c->last_base = h;
+        c->epoch = inc << 16;
+    }
+}
+
 static void set_active(uint32_t peer)
 {
     if (!in_list[peer]) {
@@ -533,7 +558,7 @@ static void tx_time_out(uint32_t peer)
         pd_release(c->slot[nc_tx_slot(c->w.base + j)]);
     nc_tx_init(&c->w, restart, NC_FW_WINDOW);
     c->send_next = c->last_base = c->sync_seq = restart;
-    c->epoch++;
+    c->epoch = (c->epoch & 0xFFFF0000u) | ((c->epoch + 1u) & 0xFFFFu);
     c->watched = 0;
     prev = NONE16;
     for (k = c->qhead; k != NONE16; k = next) {

@@ -20,12 +20,20 @@
  *                   UP. KIND 'down': node 1's link is down from DOWN to UP
  *                   (the suite's --fault); KIND 'reset': node 1's host holds
  *                   its NIC in reset at DOWN (dead, as after a LANai trap)
- *                   and never releases it: only the first 3 can arrive.
+ *                   and never releases it: only the first 3 can arrive;
+ *                   KIND 'reload IMAGE [BOOT_ID]': node 1's NIC is held in
+ *                   reset at DOWN and loaded again at UP (IMAGE, with the
+ *                   loader's boot id BOOT_ID, default 1); node 1 sends one
+ *                   message to node 0 before DOWN and two once it is back,
+ *                   and node 0 sends its last 3 only after the first of
+ *                   those arrived (both directions start again).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "board.h"
+#include "fwload.h"
 #include "nicoll/hostif.h"
 #include "nicoll/lanai9_regs.h"
 #include "nicoll/nc_limits.h"
@@ -52,39 +60,24 @@ struct sent {
     unsigned n, events;
 };
 
-static void post(nc_port *p, struct sent *s, uint8_t *tx, unsigned port)
+/* Post message s->n (numbered per sender; its contents say sender and
+ * number) to (node, port); tx has room for every message. */
+static void post_to(nc_port *p, struct sent *s, uint8_t *tx, unsigned node, unsigned port)
 {
     unsigned i = s->n++;
+    uint8_t *b = tx + (size_t)i * LEN;
     int rc;
 
-    pat_fill(tx + (size_t)i * LEN, LEN, SEED, 0, i);
+    pat_fill(b, LEN, SEED, me, i);
     s->what[i] = '-';
     s->posted[i] = nc_host_now_ns();
-    if ((rc = nc_send(p, 1, port, tx + (size_t)i * LEN, LEN, (void *)(uintptr_t)i)))
+    if ((rc = nc_send(p, node, port, b, LEN, (void *)(uintptr_t)i)))
         nc_host_printf("FAIL nc_send %u: %s\n", i, nc_strerror(rc)), s->what[i] = 'E';
 }
 
-/* Take one event into s (a RECV goes to *got, when given). 0 if none came
- * before the deadline. */
-static int take(nc_port *p, struct sent *s, uint64_t deadline, unsigned *got)
+static void post(nc_port *p, struct sent *s, uint8_t *tx, unsigned port)
 {
-    nc_event ev;
-
-    while (!nc_poll(p, &ev))
-        if (nc_host_now_ns() > deadline)
-            return 0;
-    if (ev.type == NC_EVENT_SENT) {
-        unsigned i = (unsigned)(uintptr_t)ev.ctx;
-
-        s->events++;
-        s->what[i] = ev.status == NC_OK ? 'O' : ev.status == NC_ETIMEDOUT ? 'T' : 'E';
-        s->done[i] = nc_host_now_ns();
-        if (ev.status && ev.status != NC_ETIMEDOUT)
-            nc_host_printf("FAIL message %u: %s\n", i, nc_strerror(ev.status));
-    } else if (ev.type == NC_EVENT_RECV && got) {
-        (*got)++;
-    }
-    return 1;
+    post_to(p, s, tx, 1, port);
 }
 
 /* The receiver's record of one port: the numbers received, in order. */
@@ -101,12 +94,38 @@ static void received(nc_port *p, struct got *g, const nc_event *ev)
         /* a message the sender gave up on halfway: its buffer comes back */
         nc_host_printf("recv error %s len=%zu\n", nc_strerror(ev->status), ev->len);
         g->errors++;
-    } else if (ev->len != LEN || idx >= MAXMSG || pat_check(ev->buf, LEN, SEED, 0, idx)) {
+    } else if (ev->len != LEN || idx >= MAXMSG || pat_check(ev->buf, LEN, SEED, ev->node, idx)) {
         g->bad++;
     } else if (g->n < MAXMSG) {
         g->id[g->n++] = idx;
     }
     nc_provide_recv(p, ev->buf, LEN, NULL);
+}
+
+/* Take one event into s: a SENT completes a message; a RECV of a short
+ * message counts in *go (node 1's signal), one of a numbered message goes
+ * to g. 0 if none came before the deadline. */
+static int take(nc_port *p, struct sent *s, uint64_t deadline, unsigned *go, struct got *g)
+{
+    nc_event ev;
+
+    while (!nc_poll(p, &ev))
+        if (nc_host_now_ns() > deadline)
+            return 0;
+    if (ev.type == NC_EVENT_SENT) {
+        unsigned i = (unsigned)(uintptr_t)ev.ctx;
+
+        s->events++;
+        s->what[i] = ev.status == NC_OK ? 'O' : ev.status == NC_ETIMEDOUT ? 'T' : 'E';
+        s->done[i] = nc_host_now_ns();
+        if (ev.status && ev.status != NC_ETIMEDOUT)
+            nc_host_printf("FAIL message %u: %s\n", i, nc_strerror(ev.status));
+    } else if (ev.type == NC_EVENT_RECV && ev.len < LEN && go) {
+        (*go)++;
+    } else if (ev.type == NC_EVENT_RECV && g) {
+        received(p, g, &ev);
+    }
+    return 1;
 }
 
 static void print_got(const char *what, const struct got *g)
@@ -149,11 +168,11 @@ static int nobuf(int argc, char **argv)
             post(p, &s, tx, 1);
         for (unsigned i = 0; i < nb; i++)
             post(p, &s, tx, 0);
-        while ((s.events < na + nb || !go) && take(p, &s, deadline, &go))
+        while ((s.events < na + nb || !go) && take(p, &s, deadline, &go, NULL))
             ;
         if (go) {
             post(p, &s, tx, 1);
-            while (s.events < na + nb + 1 && take(p, &s, deadline, NULL))
+            while (s.events < na + nb + 1 && take(p, &s, deadline, NULL, NULL))
                 ;
         }
         for (unsigned i = 0; i < na; i++)
@@ -196,17 +215,44 @@ static int nobuf(int argc, char **argv)
     return 0;
 }
 
+/* Load the MCP again into this host's NIC (common/fwload.c, as the
+ * emulator's boot and lanai-flash do). */
+static bool reload(const char *image, uint32_t boot_id)
+{
+    static uint8_t img[1 << 20];
+    struct nc_fw_options o = { .node_id = me, .nnodes = nc_host_nodes(), .boot_id = boot_id };
+    struct nc_fw_info info;
+    struct nc_board b;
+    char err[512];
+    FILE *f = fopen(image, "rb");
+    size_t len;
+    int rc;
+
+    if (!f)
+        return nc_host_printf("FAIL reload: cannot open '%s'\n", image), false;
+    len = fread(img, 1, sizeof img, f);
+    fclose(f);
+    nc_board_open_hostif(&b);
+    if ((rc = nc_fw_load(&b, image, img, len, &o, &info, err, sizeof err)))
+        return nc_host_printf("FAIL reload: %s\n", err), false;
+    return true;
+}
+
 static int dead(int argc, char **argv)
 {
     const char *kind = argc > 2 ? argv[2] : "down";
     unsigned t_us = argc > 3 ? (unsigned)atoi(argv[3]) : 1000;
     uint64_t down = (argc > 4 ? (uint64_t)atoll(argv[4]) : 5000) * 1000;
     uint64_t up = (argc > 5 ? (uint64_t)atoll(argv[5]) : 15000) * 1000;
-    bool reset = !strcmp(kind, "reset");
+    bool again = !strcmp(kind, "reload"), reset = again || !strcmp(kind, "reset");
+    const char *image = argc > 6 ? argv[6] : NULL;
+    uint32_t boot_id = argc > 7 ? (uint32_t)strtoul(argv[7], NULL, 0) : 1;
     nc_port *p;
 
     if (!reset && strcmp(kind, "down"))
-        return nc_host_printf("FAIL dead: kind '%s' is neither 'down' nor 'reset'\n", kind), 2;
+        return nc_host_printf("FAIL dead: kind '%s' is none of down, reset, reload\n", kind), 2;
+    if (again && !image)
+        return nc_host_printf("FAIL dead reload: the image to load again is missing\n"), 2;
     if (up <= down)
         return nc_host_printf("FAIL dead: UP (%llu us) must come after DOWN (%llu us)\n",
                               (unsigned long long)(up / 1000), (unsigned long long)(down / 1000)), 2;
@@ -216,47 +262,89 @@ static int dead(int argc, char **argv)
                               "(it opened at %llu us)\n",
                               (unsigned long long)(nc_host_now_ns() / 1000)), 2;
     if (me == 0) {
-        uint8_t *tx = region(p, 9 * LEN);
+        uint8_t *tx = region(p, 9 * LEN), *rb = region(p, 4 * LEN);
         struct sent s = { .n = 0 };
-        uint64_t deadline = up + 4000ull * t_us + 20000000;
+        uint64_t deadline = up + 4000ull * t_us + 100000000;
+        struct got g = { 0 };
 
         nc_set_send_timeout(p, t_us);
+        give(p, rb, 4);
         for (unsigned i = 0; i < 3; i++)
             post(p, &s, tx, 0);
-        while (s.events < 3 && take(p, &s, down, NULL))
+        while (s.events < 3 && take(p, &s, down, NULL, &g))
             ;
         wait_until(down + 200000);
         for (unsigned i = 0; i < 3; i++)
             post(p, &s, tx, 0);
-        while (s.events < 6 && take(p, &s, deadline, NULL))
+        while (s.events < 6 && take(p, &s, deadline, NULL, &g))
             ;
-        if (!reset) {
+        if (again) {
+            /* node 1's first message since it is back (its message before
+             * DOWN came long before) */
+            while (g.n + g.bad + g.errors < 2 && take(p, &s, deadline, NULL, &g))
+                ;
+        }
+        if (!reset || again) {
             wait_until(up + 200000);
             for (unsigned i = 0; i < 3; i++)
                 post(p, &s, tx, 0);
         }
-        while (s.events < s.n && take(p, &s, deadline, NULL))
+        while (s.events < s.n && take(p, &s, deadline, NULL, &g))
             ;
+        if (again) {
+            uint64_t until = nc_host_now_ns() + 2000000;
+
+            while (g.n + g.bad + g.errors < 3 && take(p, &s, until, NULL, &g))
+                ;
+        }
         s.what[s.n] = 0;
         nc_host_printf("dead %s sender outcome=%s timed_out_after_us=%d\n", kind, s.what,
                        s.what[3] == 'T' ? (int)((s.done[3] - s.posted[3]) / 1000) : -1);
+        if (again)
+            print_got("dead reload node 0 from node 1:", &g);
     } else if (me == 1) {
-        uint8_t *b = region(p, 16 * LEN);
+        uint8_t *b = region(p, 16 * LEN), *tx = region(p, 3 * LEN);
         struct got g = { 0 };
+        struct sent s = { .n = 0 };
         uint64_t end = reset ? down : up + 4000ull * t_us + 10000000;
-        nc_event ev;
 
         give(p, b, 16);
-        while (nc_host_now_ns() < end)
-            if (nc_poll(p, &ev) && ev.type == NC_EVENT_RECV)
-                received(p, &g, &ev);
-        if (reset) {
+        if (again) {
+            /* one message to node 0 in this MCP's life: node 0's receive
+             * side then holds this connection at its second number */
+            post_to(p, &s, tx, 0, 0);
+        }
+        while (take(p, &s, end, NULL, &g))
+            ;
+        if (again) {
+            nc_host_pio_write32(L9_BAR_CONTROL, L9_CTL_RESET_ON);
+            print_got("dead reload receiver before", &g);
+            wait_until(up);
+            if (!reload(image, boot_id))
+                return 1;
+            /* a new MCP: a new port (the old one died with it) */
+            p = open_port(0);
+            b = region(p, 16 * LEN);
+            tx = region(p, 3 * LEN);
+            memset(&g, 0, sizeof g);
+            give(p, b, 16);
+            nc_set_send_timeout(p, t_us);
+            post_to(p, &s, tx, 0, 0);
+            post_to(p, &s, tx, 0, 0);
+            end = nc_host_now_ns() + 4000ull * t_us + 10000000;
+            while (take(p, &s, end, NULL, &g))
+                ;
+            s.what[s.n] = 0;
+            print_got("dead reload receiver after", &g);
+            nc_host_printf("dead reload node 1 to node 0: outcome=%s\n", s.what);
+        } else if (reset) {
             /* the NIC stops dead; this host never restarts it */
             print_got("dead reset receiver", &g);
             nc_host_pio_write32(L9_BAR_CONTROL, L9_CTL_RESET_ON);
             return 0;
+        } else {
+            print_got("dead down receiver", &g);
         }
-        print_got("dead down receiver", &g);
     }
     nc_close(p);
     return 0;
