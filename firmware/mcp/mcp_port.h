@@ -34,7 +34,6 @@ struct stoken {             /* a send token: one message */
 };
 struct port {
     uint32_t open, gen, cons;
-    uint32_t send_timeout;      /* RTC ticks (NC_CMD_TIMEOUT; tx.c's tx_timer) */
     uint32_t ev_hi, ev_lo, ev_slots, ev_next;
     struct region reg[NC_ABI_REGIONS];
     struct rtoken rtok[NC_ABI_RECV_TOKENS];
@@ -44,6 +43,10 @@ struct port {
     uint32_t nrfree;
 };
 extern struct port ports[NC_ABI_PORTS];
+/* Each port's send time-out in RTC ticks (NC_CMD_TIMEOUT; tx.c's tx_timer
+ * reads it). Beside struct port, not in it: a word more there made every
+ * ports[] index dearer (the LANai multiplies by shifts and adds). */
+extern uint32_t port_send_timeout[NC_ABI_PORTS];
 /* send tokens of the ports, then one fence token per (peer, port), then
  * the pool of the collectives' packets (plugin.c) */
 #define NC_FENCE_TOK(peer, port) (NC_ABI_PORTS * NC_ABI_SEND_TOKENS + (peer) * NC_ABI_PORTS + (port))

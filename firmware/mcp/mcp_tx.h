@@ -38,7 +38,7 @@ void tx_set_boot(uint32_t boot_id);
 /* Does epoch e start after cur (nc_wire.h: incarnation << 16 | count)? */
 static inline bool tx_epoch_newer(uint32_t e, uint32_t cur)
 {
-    return e == 0 || (e >> 16) != (cur >> 16) || (int16_t)(uint16_t)(e - cur) > 0;
+    return (e >> 16) != (cur >> 16) || (int16_t)(uint16_t)(e - cur) > 0;
 }
 
 #endif

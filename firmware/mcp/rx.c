@@ -20,7 +20,8 @@
  * Epochs (the send time-out, tx.c): every DATA and collective packet names
  * its connection's epoch. A packet of another epoch than the connection's
  * is dropped unanswered, unless it is the SYNC packet that starts a newer
- * epoch (or epoch 0: the sender's NIC started again): then the sequence
+ * epoch (or one of another incarnation: the sender's MCP loaded again):
+ * then the sequence
  * starts again at its number, and a message cut off by the sender's
  * time-out completes here with NC_ST_ETIMEDOUT (its buffer goes back to the
  * host, nothing more is written into it).
@@ -267,11 +268,11 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
     if (h->dst_port >= NC_ABI_PORTS || h->len > NC_FW_MTU || n != NC_PKT_HDR + h->len ||
         h->msg_len > NC_ABI_MAX_MSG || h->offset > h->msg_len || h->len > h->msg_len - h->offset)
         return false;   /* malformed: never acknowledged */
-    if (h->epoch != c->epoch) {
+    if (__builtin_expect(h->epoch != c->epoch, 0)) {
         /* only the SYNC of a newer epoch, or of another incarnation of
-         * the sender (an MCP loaded again, tx.c's tx_set_boot; epoch 0:
-         * loaded again without a boot id) starts one; anything else of
-         * another epoch is a timed-out message's: never delivered */
+         * the sender (an MCP loaded again, tx.c's tx_set_boot), starts
+         * one; anything else of another epoch is a timed-out message's:
+         * never delivered */
         if (!(h->flags & NC_DF_SYNC) || !tx_epoch_newer(h->epoch, c->epoch))
             return false;
         resync(src, h);

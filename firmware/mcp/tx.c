@@ -35,7 +35,7 @@ struct txconn {
     uint32_t send_next;                 /* next sequence number for the wire */
     uint32_t last_base;                 /* base at the previous timer tick */
     uint32_t epoch;                     /* the connection's epoch (nc_wire.h) */
-    uint32_t sync_seq;                  /* the epoch's first packet: NC_DF_SYNC */
+    uint32_t sync;                      /* NC_DF_SYNC until the epoch's first packet is built */
     uint32_t stall_at;                  /* RTC when the window last moved (watched) */
     uint32_t watched;                   /* stall_at is valid: the window was busy at the last tick */
     uint16_t slot[NC_TX_WINDOW_MAX];    /* packet descriptor of each seq in flight */
@@ -89,7 +89,8 @@ void tx_set_boot(uint32_t boot_id)
         struct txconn *c = &txc[i];
 
         nc_tx_init(&c->w, h, NC_FW_WINDOW);
-        c->send_next = c->sync_seq = c->last_base = h;
+        c->send_next = c->last_base = h;
+        c->sync = NC_DF_SYNC;
         c->epoch = inc << 16;
     }
 }
@@ -141,10 +142,6 @@ void tx_init(void)
     for (uint32_t i = 0; i < NC_ABI_MAX_NODES; i++) {
         nc_tx_init(&txc[i].w, 1, NC_FW_WINDOW);
         txc[i].send_next = 1;
-        /* the first packet after boot is a SYNC of epoch 0: a peer that
-         * still holds the connection of this NIC's previous life starts
-         * again with it (rx.c) */
-        txc[i].sync_seq = 1;
         txc[i].qhead = txc[i].qtail = txc[i].cur = NONE16;
     }
     for (uint32_t i = 0; i < NC_FW_PKT_BUFS; i++)
@@ -294,7 +291,8 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     h->seq = seq;
     h->src_port = t->port;
     h->dst_port = t->dst_port;
-    h->flags = (uint8_t)((t->fence ? NC_DF_FENCE : 0) | (seq == c->sync_seq ? NC_DF_SYNC : 0));
+    h->flags = (uint8_t)((t->fence ? NC_DF_FENCE : 0) | c->sync);
+    c->sync = 0;
     h->pad = 0;
     h->msg_len = t->len;
     h->offset = t->built;
@@ -540,7 +538,7 @@ void tx_port_closed(uint32_t port)
  * fence belongs to no port: the default). */
 static uint32_t timeout_of(const struct stoken *t)
 {
-    return t->fence ? NC_ABI_SEND_TIMEOUT_DEFAULT_US * 2u : ports[t->port].send_timeout;
+    return t->fence ? NC_ABI_SEND_TIMEOUT_DEFAULT_US * 2u : port_send_timeout[t->port];
 }
 
 /* peer's window has not moved for the send time-out of its oldest message:
@@ -557,7 +555,8 @@ static void tx_time_out(uint32_t peer)
     for (uint32_t j = 0; j < c->w.count; j++)
         pd_release(c->slot[nc_tx_slot(c->w.base + j)]);
     nc_tx_init(&c->w, restart, NC_FW_WINDOW);
-    c->send_next = c->last_base = c->sync_seq = restart;
+    c->send_next = c->last_base = restart;
+    c->sync = NC_DF_SYNC;
     c->epoch = (c->epoch & 0xFFFF0000u) | ((c->epoch + 1u) & 0xFFFFu);
     c->watched = 0;
     prev = NONE16;
