@@ -30,7 +30,9 @@ struct stoken {             /* a send token: one message */
     uint32_t hi, lo, len, cookie;
     uint32_t built;         /* bytes packetised so far */
     uint32_t acked;         /* bytes acknowledged */
-    uint32_t pad2;          /* 48 bytes: an index is two shifts and an add (44 took three) */
+    uint32_t last_seq;      /* a timed-out message: the sequence number of its last packet
+                               (tx.c's tx_time_out); 48 bytes: an index is two shifts and
+                               an add (44 took three) */
 };
 struct port {
     uint32_t open, gen, cons;

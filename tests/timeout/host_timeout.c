@@ -14,6 +14,12 @@
  *                   then NB to node 1's port 0, which has buffers. Then
  *                   node 1 gives port 1 buffers and says so (a message to
  *                   node 0), and node 0 sends one more to port 1.
+ *   race T AT GIVE  node 0 (time-out T us) posts 2 messages to node 1's
+ *                   port 1 at AT (us since boot), then 2 to its port 0;
+ *                   node 1 gives port 1 its buffers at AT + T + GIVE (GIVE
+ *                   may be negative): around the time-out, so that the
+ *                   last copy of a message may find a buffer just before
+ *                   or after it (the drain, docs/firmware.md).
  *   dead KIND T DOWN UP
  *                   node 0 sends 3 messages to node 1 before DOWN (us of
  *                   virtual time since boot), 3 between DOWN and UP, 3 after
@@ -350,6 +356,51 @@ static int dead(int argc, char **argv)
     return 0;
 }
 
+static int race(int argc, char **argv)
+{
+    unsigned t_us = argc > 2 ? (unsigned)atoi(argv[2]) : 1000;
+    uint64_t at = (argc > 3 ? (uint64_t)atoll(argv[3]) : 60000) * 1000;
+    int64_t late = (argc > 4 ? atoll(argv[4]) : 0) * 1000;
+    nc_port *p = open_port(0);
+    uint64_t deadline = at + 4000ull * t_us + 10000000;
+
+    if (nc_host_now_ns() + 1000000 > at)
+        return nc_host_printf("FAIL race: AT must be at least 1 ms after the port opens "
+                              "(it opened at %llu us)\n",
+                              (unsigned long long)(nc_host_now_ns() / 1000)), 2;
+    if (me == 0) {
+        uint8_t *tx = region(p, 4 * LEN);
+        struct sent s = { .n = 0 };
+
+        nc_set_send_timeout(p, t_us);
+        wait_until(at);
+        post(p, &s, tx, 1);
+        post(p, &s, tx, 1);
+        post(p, &s, tx, 0);
+        post(p, &s, tx, 0);
+        while (s.events < s.n && take(p, &s, deadline, NULL, NULL))
+            ;
+        s.what[s.n] = 0;
+        nc_host_printf("race sender give=%lld outcome=%s\n", (long long)(late / 1000), s.what);
+    } else if (me == 1) {
+        nc_port *q = open_port(1);
+        uint8_t *b0 = region(p, 4 * LEN), *b1 = region(q, 4 * LEN);
+        struct got g0 = { 0 }, g1 = { 0 };
+        struct sent s = { .n = 0 };
+
+        give(p, b0, 4);
+        wait_until((uint64_t)((int64_t)(at + 1000ull * t_us) + late));
+        give(q, b1, 4);
+        while (take(p, &s, deadline, NULL, &g0) || take(q, &s, deadline, NULL, &g1))
+            ;
+        print_got("race receiver port0", &g0);
+        print_got("race receiver port1", &g1);
+        nc_close(q);
+    }
+    nc_close(p);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -363,6 +414,8 @@ int main(int argc, char **argv)
         return nobuf(argc, argv);
     if (!strcmp(mode, "dead"))
         return dead(argc, argv);
-    nc_host_printf("FAIL unknown mode '%s' (nobuf, dead)\n", mode);
+    if (!strcmp(mode, "race"))
+        return race(argc, argv);
+    nc_host_printf("FAIL unknown mode '%s' (nobuf, dead, race)\n", mode);
     return 2;
 }
