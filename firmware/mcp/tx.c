@@ -551,9 +551,6 @@ static uint32_t timeout_of(const struct stoken *t)
     return t->fence ? NC_ABI_SEND_TIMEOUT_DEFAULT_US * 2u : port_send_timeout[t->port];
 }
 
-/* peer's window has not moved for the send time-out of its oldest message:
- * fail that message and the ones queued behind it from the same port to the
- * same (node, port); restart the rest in a new epoch (see the top). */
 /* How long a timed-out message's event waits for the last copies of the
  * old epoch to land or vanish (the time-out's restart puts the new epoch on
  * the wire at once): a retransmission period for the last copy to go, one
@@ -561,6 +558,10 @@ static uint32_t timeout_of(const struct stoken *t)
  * lives no longer in the network (docs/firmware.md "Send time-outs"). */
 #define TIMEOUT_DRAIN() (4u * tx_rto)
 
+/* peer's window has not moved for the send time-out of its oldest message:
+ * that message and the ones queued behind it from the same port to the
+ * same (node, port) fail (their events after the drain); the rest restarts
+ * in a new epoch (see the top). */
 static void tx_time_out(uint32_t peer)
 {
     struct txconn *c = &txc[peer];
@@ -688,8 +689,7 @@ void tx_timer(void)
             /* busy since the last tick, or moved: the stall starts now */
             c->watched = 1;
             c->stall_at = now;
-        }
-        else if (SEND_TIMEOUT_ON &&
+        } else if (SEND_TIMEOUT_ON &&
                  now - c->stall_at >= timeout_of(&stok[pd[c->slot[nc_tx_slot(c->w.base)]].tok])) {
             tx_time_out(peer);
             continue;
