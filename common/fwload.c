@@ -106,6 +106,18 @@ int nc_fw_load(struct nc_board *b, const char *name, const uint8_t *image, size_
     info->entry = l.entry;
     memcpy(info->build_id, l.build_id, 8);
 
+    /* the previous load's boot id, read before the slate is cleaned: this
+     * load takes the next one unless the caller names one, so that the
+     * peers of a board loaded again tell its MCP from the one before
+     * (docs/firmware.md "Send time-outs"); a board whose SRAM holds no
+     * shared block (powered up, or lost) starts at 0 */
+    if (!o.boot_id && nc_board_read32(b, sb + NC_SB_OFF_MAGIC) == NC_SB_MAGIC) {
+        o.boot_id = nc_board_read32(b, sb + NC_SB_OFF_BOOT_ID) + 1;
+        if (!o.boot_id)
+            o.boot_id = 1;
+    }
+    info->boot_id = o.boot_id;
+
     /* 3. clean slate */
     for (uint32_t a = 0; a < info->sram_size; a += sizeof zero)
         b->ops->write(b, L9_BAR_SRAM + a, zero, sizeof zero);

@@ -27,9 +27,10 @@
  *                   (the suite's --fault); KIND 'reset': node 1's host holds
  *                   its NIC in reset at DOWN (dead, as after a LANai trap)
  *                   and never releases it: only the first 3 can arrive;
- *                   KIND 'reload IMAGE [BOOT_ID]': node 1's NIC is held in
- *                   reset at DOWN and loaded again at UP (IMAGE, with the
- *                   loader's boot id BOOT_ID, default 1); node 1 sends one
+ *                   KIND 'reload IMAGE [cold]': node 1's NIC is held in
+ *                   reset at DOWN and loaded again at UP (IMAGE; 'cold':
+ *                   its SRAM cleared first, as after a power loss, so the
+ *                   loader finds no boot id to follow); node 1 sends one
  *                   message to node 0 before DOWN and two once it is back,
  *                   and node 0 sends its last 3 only after the first of
  *                   those arrived (both directions start again).
@@ -43,6 +44,7 @@
 #include "nicoll/hostif.h"
 #include "nicoll/lanai9_regs.h"
 #include "nicoll/nc_limits.h"
+#include "nicoll/shared_block.h"
 #include "nicoll.h"
 #include "../nicoll/pattern.h"
 #include "../lib/open_port.h"
@@ -223,10 +225,10 @@ static int nobuf(int argc, char **argv)
 
 /* Load the MCP again into this host's NIC (common/fwload.c, as the
  * emulator's boot and lanai-flash do). */
-static bool reload(const char *image, uint32_t boot_id)
+static bool reload(const char *image, bool cold)
 {
     static uint8_t img[1 << 20];
-    struct nc_fw_options o = { .node_id = me, .nnodes = nc_host_nodes(), .boot_id = boot_id };
+    struct nc_fw_options o = { .node_id = me, .nnodes = nc_host_nodes() };
     struct nc_fw_info info;
     struct nc_board b;
     char err[512];
@@ -239,8 +241,15 @@ static bool reload(const char *image, uint32_t boot_id)
     len = fread(img, 1, sizeof img, f);
     fclose(f);
     nc_board_open_hostif(&b);
+    if (cold) {
+        /* the shared block gone with the rest of SRAM */
+        uint32_t sram = nc_host_pio_read32(L9_BAR_EEPROM + L9_EE_SRAM_SIZE);
+
+        nc_host_pio_write32(L9_BAR_SRAM + NC_SB_ADDR(sram) + NC_SB_OFF_MAGIC, 0);
+    }
     if ((rc = nc_fw_load(&b, image, img, len, &o, &info, err, sizeof err)))
         return nc_host_printf("FAIL reload: %s\n", err), false;
+    nc_host_printf("reload: boot id %u\n", (unsigned)info.boot_id);
     return true;
 }
 
@@ -252,7 +261,7 @@ static int dead(int argc, char **argv)
     uint64_t up = (argc > 5 ? (uint64_t)atoll(argv[5]) : 15000) * 1000;
     bool again = !strcmp(kind, "reload"), reset = again || !strcmp(kind, "reset");
     const char *image = argc > 6 ? argv[6] : NULL;
-    uint32_t boot_id = argc > 7 ? (uint32_t)strtoul(argv[7], NULL, 0) : 1;
+    bool cold = argc > 7 && !strcmp(argv[7], "cold");
     nc_port *p;
 
     if (!reset && strcmp(kind, "down"))
@@ -326,7 +335,7 @@ static int dead(int argc, char **argv)
             nc_host_pio_write32(L9_BAR_CONTROL, L9_CTL_RESET_ON);
             print_got("dead reload receiver before", &g);
             wait_until(up);
-            if (!reload(image, boot_id))
+            if (!reload(image, cold))
                 return 1;
             /* a new MCP: a new port (the old one died with it) */
             p = open_port(0);
