@@ -62,7 +62,7 @@ int nc_fw_load(struct nc_board *b, const char *name, const uint8_t *image, size_
                const struct nc_fw_options *opt, struct nc_fw_info *info,
                char *err, size_t errlen)
 {
-    struct nc_fw_options o = opt ? *opt : (struct nc_fw_options){ 0, 1, 0, 0 };
+    struct nc_fw_options o = opt ? *opt : (struct nc_fw_options){ .nnodes = 1 };
     struct loadable l;
     char lerr[256];
     static const uint8_t zero[4096];
@@ -106,6 +106,18 @@ int nc_fw_load(struct nc_board *b, const char *name, const uint8_t *image, size_
     info->entry = l.entry;
     memcpy(info->build_id, l.build_id, 8);
 
+    /* the previous load's boot id, read before the slate is cleaned: this
+     * load takes the next one unless the caller names one, so that the
+     * peers of a board loaded again tell its MCP from the one before
+     * (docs/firmware.md "Send time-outs"); a board whose SRAM holds no
+     * shared block (powered up, or lost) starts at 0 */
+    if (!o.boot_id && nc_board_read32(b, sb + NC_SB_OFF_MAGIC) == NC_SB_MAGIC) {
+        o.boot_id = nc_board_read32(b, sb + NC_SB_OFF_BOOT_ID) + 1;
+        if (!o.boot_id)
+            o.boot_id = 1;
+    }
+    info->boot_id = o.boot_id;
+
     /* 3. clean slate */
     for (uint32_t a = 0; a < info->sram_size; a += sizeof zero)
         b->ops->write(b, L9_BAR_SRAM + a, zero, sizeof zero);
@@ -123,6 +135,7 @@ int nc_fw_load(struct nc_board *b, const char *name, const uint8_t *image, size_
     nc_board_write32(b, sb + NC_SB_OFF_NODE_ID, o.node_id);
     nc_board_write32(b, sb + NC_SB_OFF_NNODES, o.nnodes);
     nc_board_write32(b, sb + NC_SB_OFF_CLOCKVAL, info->clockval);
+    nc_board_write32(b, sb + NC_SB_OFF_BOOT_ID, o.boot_id);
     b->ops->write(b, sb + NC_SB_OFF_BUILD_ID, l.build_id, 8);
 
     /* 6. verify while the CPU cannot touch anything */

@@ -5,7 +5,7 @@
  *
  *   1. disable host interrupts, hold the LANai in reset
  *   2. read the EEPROM (SRAM size, clock value); check the image fits
- *   3. zero SRAM, write CLOCK
+ *   3. zero SRAM (the previous load's boot id read first), write CLOCK
  *   4. copy the image's segments (bss stays zero)
  *   5. fill the host-shared block (include/nicoll/shared_block.h)
  *   6. verify: read every segment back, CRC-32 against the image
@@ -37,6 +37,9 @@ struct nc_fw_options {
     uint32_t node_id, nnodes;
     unsigned tries;       /* handshake polls (default 25, as Linux myri_sbus) */
     unsigned delay_us;    /* between polls (default 20 us) */
+    uint32_t boot_id;     /* the shared block's NC_SB_OFF_BOOT_ID (0: the previous load's
+                             + 1, read from the board's shared block before SRAM is
+                             cleared; 0 when SRAM holds none: a board's first load) */
 };
 
 struct nc_fw_info {
@@ -44,6 +47,7 @@ struct nc_fw_info {
     uint32_t crc32;       /* of all loaded bytes */
     uint8_t build_id[8];
     unsigned polls;       /* handshake polls it took */
+    uint32_t boot_id;     /* the boot id given to the firmware */
 };
 
 /* Load image bytes (ELF or flat image) named 'name'. Returns NC_LOAD_OK or a

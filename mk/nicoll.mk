@@ -23,7 +23,7 @@ NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h $(CONTRACT_HDRS) \
                 ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
 NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include
 # Broken variants for the negative tests (never for real use).
-FW_BROKEN := no_retransmit no_dup_ack no_crc no_port_rule barrec_not_cleared no_reject_on_open coll_unordered
+FW_BROKEN := no_retransmit no_send_timeout no_timeout_drain no_dup_ack no_crc no_port_rule barrec_not_cleared no_reject_on_open coll_unordered
 
 # mcp_1m.img: the same firmware linked for 1 MB of SRAM (P-GM1 profiles'
 # LANai 4.x boards; the 2 MB link puts the stack inside their shared block)

@@ -95,6 +95,6 @@ void ctrl_send_one(void)
     p->src_port = p->dst_port = p->flags = p->pad = 0;
     p->msg_len = p->offset = p->len = 0;
     p->pad2[0] = p->pad2[1] = 0;
-    p->ack = p->pad3 = 0;
+    p->ack = p->epoch = 0;
     hal_tx(h, rl, h + NC_PKT_HDR);
 }

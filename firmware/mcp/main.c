@@ -45,6 +45,7 @@ void __crt0_start(int argc, char **argv)
     ports_init();
     tx_init();
     tx_set_clock(sb[NC_SB_OFF_CLOCKVAL / 4]);
+    tx_set_boot(sb[NC_SB_OFF_BOOT_ID / 4]);
     rx_init();
     plugin_init();
     sb[NC_SB_OFF_ABI / 4] = (uint32_t)(uintptr_t)&nc_abi_block;

@@ -12,7 +12,8 @@ struct region { uint32_t valid, hi, lo, len; };
 struct rtoken { uint32_t valid, hi, lo, len, cookie; };
 /* A send token's completion callback (GM's send descriptors carry theirs):
  * called once, when the message is acknowledged (NC_ST_OK), refused
- * (NC_ST_EPORTCLOSED: the receiver's port closed) or dropped unsent
+ * (NC_ST_EPORTCLOSED: the receiver's port closed), timed out
+ * (NC_ST_ETIMEDOUT: tx.c's send time-out) or dropped unsent
  * (NC_ST_ECLOSED: its own port closed). The token is the callback's from
  * then on: it frees it, or sends it again (seed 000 section 5.1's
  * multisend re-queues one packet to its next destination this way). */
@@ -29,7 +30,9 @@ struct stoken {             /* a send token: one message */
     uint32_t hi, lo, len, cookie;
     uint32_t built;         /* bytes packetised so far */
     uint32_t acked;         /* bytes acknowledged */
-    uint32_t pad2;          /* 48 bytes: an index is two shifts and an add (44 took three) */
+    uint32_t last_seq;      /* a timed-out message: the sequence number of its last packet
+                               (tx.c's tx_time_out); 48 bytes: an index is two shifts and
+                               an add (44 took three) */
 };
 struct port {
     uint32_t open, gen, cons;
@@ -42,6 +45,10 @@ struct port {
     uint32_t nrfree;
 };
 extern struct port ports[NC_ABI_PORTS];
+/* Each port's send time-out in RTC ticks (NC_CMD_TIMEOUT; tx.c's tx_timer
+ * reads it). Beside struct port, not in it: a word more there made every
+ * ports[] index dearer (the LANai multiplies by shifts and adds). */
+extern uint32_t port_send_timeout[NC_ABI_PORTS];
 /* send tokens of the ports, then one fence token per (peer, port), then
  * the pool of the collectives' packets (plugin.c) */
 #define NC_FENCE_TOK(peer, port) (NC_ABI_PORTS * NC_ABI_SEND_TOKENS + (peer) * NC_ABI_PORTS + (port))

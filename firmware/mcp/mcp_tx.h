@@ -32,5 +32,13 @@ void tx_fence(uint32_t peer, uint32_t port);
  * docs/myrinet.md); scales the retransmission timeout. */
 void tx_set_clock(uint32_t mhz);
 extern uint32_t tx_rto;             /* the retransmission timeout, RTC ticks */
+/* The loader's boot id (shared_block.h): the connections' first epoch and
+ * sequence number (tx.c) */
+void tx_set_boot(uint32_t boot_id);
+/* Does epoch e start after cur (nc_wire.h: incarnation << 16 | count)? */
+static inline bool tx_epoch_newer(uint32_t e, uint32_t cur)
+{
+    return (e >> 16) != (cur >> 16) || (int16_t)(uint16_t)(e - cur) > 0;
+}
 
 #endif

@@ -14,6 +14,7 @@
 #include "mcp_prof.h"
 
 struct port ports[NC_ABI_PORTS];
+uint32_t port_send_timeout[NC_ABI_PORTS];
 struct stoken stok[NC_COLL_TOK0 + NC_FW_COLL_TOKENS];
 
 /* Event records waiting for (or in) their DMA to the host. */
@@ -235,6 +236,7 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         if (p->open || !a[3] || (a[3] & (a[3] - 1)))
             return refuse(pi, a[0], NC_ST_EINVAL, 0);
         port_reset(p);
+        port_send_timeout[pi] = NC_ABI_SEND_TIMEOUT_DEFAULT_US * 2u;     /* 0.5 us ticks */
         p->gen++;
         p->open = 1;
         p->ev_hi = a[1];
@@ -281,6 +283,13 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
         return cmd_recv(pi, a);
     case NC_CMD_SEND:
         return cmd_send(pi, a);
+    case NC_CMD_TIMEOUT:
+        /* the send time-out of this port's messages (tx.c's tx_timer reads
+         * it when one of them stalls) */
+        if (a[1] > NC_ABI_SEND_TIMEOUT_MAX_US)
+            return refuse(pi, a[0], NC_ST_EINVAL, 0);
+        port_send_timeout[pi] = (a[1] ? a[1] : NC_ABI_SEND_TIMEOUT_DEFAULT_US) * 2u;
+        return;
     default:
         if (!plugin_command(pi, a))
             refuse(pi, a[0], NC_ST_EINVAL, 0);

@@ -17,6 +17,15 @@
  * message meant for the old process reaches a new one. The sender fails
  * those messages (NC_ST_EPORTCLOSED) and then sends the FENCE.
  *
+ * Epochs (the send time-out, tx.c): every DATA and collective packet names
+ * its connection's epoch. A packet of another epoch than the connection's
+ * is dropped unanswered, unless it is the SYNC packet that starts a newer
+ * epoch (or one of another incarnation: the sender's MCP loaded again):
+ * then the sequence
+ * starts again at its number, and a message cut off by the sender's
+ * time-out completes here with NC_ST_ETIMEDOUT (its buffer goes back to the
+ * host, nothing more is written into it).
+ *
  * Delayed ACKs: a collective's packet (a barrier's) is not acknowledged at
  * once. Every packet that goes to its sender carries the cumulative ACK
  * (include/nicoll/nc_wire.h), and in a barrier one often does soon (the partner's own
@@ -50,6 +59,7 @@ struct rxconn {
     uint8_t fence, touched;     /* bit per local port */
     uint16_t pad;
     uint32_t gen, msg_len, got, hi, lo, cookie, src_port;
+    uint32_t epoch;             /* the sender's epoch taken (nc_wire.h) */
 };
 
 static struct rxconn rxc[NC_ABI_MAX_NODES];
@@ -226,6 +236,26 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
     return held;
 }
 
+/* h starts a newer epoch of src's connection (its SYNC packet): the
+ * sequence starts again at h's number. Out of line: it runs once per
+ * send time-out. */
+static __attribute__((noinline)) void resync(uint32_t src, const struct nc_pkt *h)
+{
+    struct rxconn *c = &rxc[src];
+
+    if (c->active) {
+        /* the sender gave this message up: its buffer comes back, with
+         * what arrived of it */
+        if (c->discard != 1)
+            port_event(c->port, c->gen, NC_EV_RECV, NC_ST_ETIMEDOUT, c->cookie, c->got, src,
+                       c->src_port);
+        c->active = 0;
+    }
+    c->epoch = h->epoch;
+    nc_rx_init(&c->w, h->seq);
+    c->nack_sent = 0;
+}
+
 /* coll: the owner of a collective's packet (NULL for DATA) */
 static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
                  const struct mcp_coll *coll)
@@ -238,6 +268,15 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
     if (h->dst_port >= NC_ABI_PORTS || h->len > NC_FW_MTU || n != NC_PKT_HDR + h->len ||
         h->msg_len > NC_ABI_MAX_MSG || h->offset > h->msg_len || h->len > h->msg_len - h->offset)
         return false;   /* malformed: never acknowledged */
+    if (__builtin_expect(h->epoch != c->epoch, 0)) {
+        /* only the SYNC of a newer epoch, or of another incarnation of
+         * the sender (an MCP loaded again, tx.c's tx_set_boot), starts
+         * one; anything else of another epoch is a timed-out message's:
+         * never delivered */
+        if (!(h->flags & NC_DF_SYNC) || !tx_epoch_newer(h->epoch, c->epoch))
+            return false;
+        resync(src, h);
+    }
 #ifdef NC_BROKEN_COLL_UNORDERED
     /* broken on purpose (tests/barrier/suite): a collective's packet is taken
      * when it arrives, even past a gap, so it can overtake a message sent

@@ -10,6 +10,20 @@
  * its last packet is acknowledged. A NACK or the retransmission timer (IT0)
  * sends the window again from its base. A REJECT (the destination port was
  * closed) fails that message and every queued message to that port.
+ *
+ * Send time-out (docs/firmware.md "Send time-outs"): a connection whose
+ * window has not moved for the send time-out of the port of its oldest
+ * message (a receiver that never provides a buffer, a NIC that is dead or
+ * cut off) fails that message, and the messages queued behind it from the
+ * same port to the same (node, port), with NC_ST_ETIMEDOUT (GM's
+ * GM_SEND_TIMED_OUT). Everything else restarts in a new epoch of the
+ * connection, at sequence numbers beyond every one the old epoch used: its
+ * first packet carries NC_DF_SYNC, the receiver starts its sequence again
+ * there and takes no packet of an older epoch from then on. The error
+ * events go to the host a drain period later (TIMEOUT_DRAIN): a copy of the
+ * message sent just before (the last retransmission) may still be on its
+ * way and be taken meanwhile; after the drain none is, so nothing of a
+ * timed-out message is delivered after its error event.
  */
 #include "mcp_tx.h"
 #include "mcp_port.h"
@@ -23,11 +37,20 @@ struct txconn {
     nc_tx_t w;
     uint32_t send_next;                 /* next sequence number for the wire */
     uint32_t last_base;                 /* base at the previous timer tick */
+    uint32_t epoch;                     /* the connection's epoch (nc_wire.h) */
+    uint32_t sync;                      /* NC_DF_SYNC until the epoch's first packet is built */
+    uint32_t stall_at;                  /* RTC when the window last moved (watched) */
+    uint16_t watched;                   /* stall_at is valid: the window was busy at the last tick */
+    uint16_t failed;                    /* timed-out tokens whose events wait for fail_at */
+    uint32_t fail_at;
+    uint32_t old_base, old_count;       /* the window that timed out last */
     uint16_t slot[NC_TX_WINDOW_MAX];    /* packet descriptor of each seq in flight */
     uint16_t qhead, qtail, cur;         /* message FIFO and the packetising cursor */
 };
 
 static struct txconn txc[NC_ABI_MAX_NODES];
+static void tx_ack_old(struct txconn *c, uint32_t ack);
+static void tx_fail_timed_out(struct txconn *c);
 static struct pktd pd[NC_FW_PKT_BUFS];
 static uint16_t pd_free[NC_FW_PKT_BUFS];
 static uint32_t pd_nfree;
@@ -52,6 +75,32 @@ void tx_set_clock(uint32_t mhz)
 {
     if (mhz && mhz < 133)
         tx_rto = NC_FW_RTO_TICKS * 133u / mhz;
+}
+
+/* The first load of a board (boot id 0) numbers its connections from 1 in
+ * epoch 0, as the peers' receive sides expect after their own boot. A later
+ * load starts every connection in an epoch of its own incarnation (boot id
+ * hashed to 16 bits, never 0) and at a sequence number far from the
+ * previous MCP's (the hash again, as TCP picks an initial sequence number):
+ * the peers take its first packet as a SYNC of another incarnation, and
+ * the ACKs they still send for the previous MCP's packets fall outside its
+ * window. */
+void tx_set_boot(uint32_t boot_id)
+{
+    uint32_t h = boot_id * 2654435761u, inc = h >> 16;
+
+    if (!boot_id)
+        return;
+    if (!inc)
+        inc = 1;
+    for (uint32_t i = 0; i < NC_ABI_MAX_NODES; i++) {
+        struct txconn *c = &txc[i];
+
+        nc_tx_init(&c->w, h, NC_FW_WINDOW);
+        c->send_next = c->last_base = h;
+        c->sync = NC_DF_SYNC;
+        c->epoch = inc << 16;
+    }
 }
 
 static void set_active(uint32_t peer)
@@ -101,7 +150,7 @@ void tx_init(void)
     for (uint32_t i = 0; i < NC_ABI_MAX_NODES; i++) {
         nc_tx_init(&txc[i].w, 1, NC_FW_WINDOW);
         txc[i].send_next = 1;
-        txc[i].qhead = txc[i].qtail = txc[i].cur = NONE16;
+        txc[i].qhead = txc[i].qtail = txc[i].cur = txc[i].failed = NONE16;
     }
     for (uint32_t i = 0; i < NC_FW_PKT_BUFS; i++)
         pd_free[i] = (uint16_t)i;
@@ -250,14 +299,15 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     h->seq = seq;
     h->src_port = t->port;
     h->dst_port = t->dst_port;
-    h->flags = t->fence ? NC_DF_FENCE : 0;
+    h->flags = (uint8_t)((t->fence ? NC_DF_FENCE : 0) | c->sync);
+    c->sync = 0;
     h->pad = 0;
     h->msg_len = t->len;
     h->offset = t->built;
     h->len = len;
     h->pad2[0] = t->kind ? t->gen : 0;         /* a collective packet's two words */
     h->pad2[1] = t->kind ? t->cookie : 0;
-    h->pad3 = 0;
+    h->epoch = c->epoch;
     t->built += len;
     t->started = 1;
     if (t->built == t->len)
@@ -385,6 +435,8 @@ __attribute__((always_inline)) void tx_ack(uint32_t peer, uint32_t ack)
         pd_acked(c, c->slot[nc_tx_slot(base + j)]);
     if (n && nc_seq_lt(c->send_next, c->w.base))
         c->send_next = c->w.base;
+    else if (__builtin_expect(!n && c->failed != NONE16, 0))
+        tx_ack_old(c, ack);
 }
 
 void tx_nack(uint32_t peer, uint32_t want)
@@ -486,19 +538,162 @@ void tx_port_closed(uint32_t port)
     }
 }
 
+#ifdef NC_BROKEN_NO_SEND_TIMEOUT
+#define SEND_TIMEOUT_ON 0   /* broken on purpose (tests/timeout/suite): messages never time out */
+#else
+#define SEND_TIMEOUT_ON 1
+#endif
+
+/* The send time-out of token k's messages, in RTC ticks: its port's (a
+ * fence belongs to no port: the default). */
+static uint32_t timeout_of(const struct stoken *t)
+{
+    return t->fence ? NC_ABI_SEND_TIMEOUT_DEFAULT_US * 2u : port_send_timeout[t->port];
+}
+
+/* How long a timed-out message's event waits for the last copies of the
+ * old epoch to land or vanish (the time-out's restart puts the new epoch on
+ * the wire at once): a retransmission period for the last copy to go, one
+ * for its way and the receiver's queue, two of margin. Assumes a packet
+ * lives no longer in the network (docs/firmware.md "Send time-outs"). */
+#define TIMEOUT_DRAIN() (4u * tx_rto)
+
+/* peer's window has not moved for the send time-out of its oldest message:
+ * that message and the ones queued behind it from the same port to the
+ * same (node, port) fail (their events after the drain); the rest restarts
+ * in a new epoch (see the top). */
+static void tx_time_out(uint32_t peer)
+{
+    struct txconn *c = &txc[peer];
+    uint16_t head = pd[c->slot[nc_tx_slot(c->w.base)]].tok, k, prev, next;
+    uint32_t port = stok[head].port, dport = stok[head].dst_port;
+    /* beyond every number used, and one more: the receiver's ACK once it
+     * took the SYNC (restart - 1) then names no packet of the old window */
+    uint32_t restart = c->w.base + c->w.count + 1;
+    bool messages = !stok[head].fence && !stok[head].kind;
+
+    /* the number of each message's last packet, for an ACK of the old
+     * window that may still come (tx_ack_old); none for a message not
+     * all in the window (restart - 1: past it) */
+    for (k = c->qhead; k != NONE16; k = stok[k].next)
+        stok[k].last_seq = restart - 1;
+    for (uint32_t j = 0; j < c->w.count; j++) {
+        const struct pktd *d = &pd[c->slot[nc_tx_slot(c->w.base + j)]];
+
+        if (d->offset + d->len == stok[d->tok].len)
+            stok[d->tok].last_seq = c->w.base + j;
+        pd_release(c->slot[nc_tx_slot(c->w.base + j)]);
+    }
+    c->old_base = c->w.base;
+    c->old_count = c->w.count;
+    nc_tx_init(&c->w, restart, NC_FW_WINDOW);
+    c->send_next = c->last_base = restart;
+    c->sync = NC_DF_SYNC;
+    c->epoch = (c->epoch & 0xFFFF0000u) | ((c->epoch + 1u) & 0xFFFFu);
+    c->watched = 0;
+    prev = NONE16;
+    for (k = c->qhead; k != NONE16; k = next) {
+        const struct stoken *t = &stok[k];
+
+        next = t->next;
+        /* the head goes whatever it is: a fence or a collective's packet
+         * too (the receiver that missed a fence refuses once more, rx.c;
+         * a collective's packet follows its collective's rules, its
+         * completion callback sees the status) */
+        if (k == head || (messages && !t->fence && !t->kind && t->port == port &&
+                          t->dst_port == dport)) {
+            /* out of the queue, onto the list of events to come (its
+             * order: the queue's) */
+            q_unlink(c, prev, k);
+            stok[k].next = NONE16;
+            if (c->failed == NONE16) {
+                c->failed = k;
+            } else {
+                uint16_t l = c->failed;
+
+                while (stok[l].next != NONE16)
+                    l = stok[l].next;
+                stok[l].next = k;
+            }
+            continue;
+        }
+        stok[k].built = stok[k].acked = 0;
+        stok[k].started = 0;
+        prev = k;
+    }
+    c->cur = c->qhead;
+    c->fail_at = hal_rtc() + TIMEOUT_DRAIN();
+#ifdef NC_BROKEN_NO_TIMEOUT_DRAIN
+    /* broken on purpose (tests/timeout/suite): the events at once, and no
+     * ACK of the old window can turn them into OK */
+    tx_fail_timed_out(c);
+#endif
+    set_active(peer);
+}
+
+/* An ACK of the window that timed out, come during the drain: the receiver
+ * took the messages up to it after all (the last copy of one, sent just
+ * before the time-out, found a buffer): they complete OK, not timed out.
+ * Out of line: a stale ACK with time-outs pending is rare. */
+static __attribute__((noinline)) void tx_ack_old(struct txconn *c, uint32_t ack)
+{
+    uint32_t upto = nc_seq_distance(c->old_base, ack);
+
+    if (upto >= c->old_count)
+        return;
+    while (c->failed != NONE16 &&
+           nc_seq_distance(c->old_base, stok[c->failed].last_seq) <= upto) {
+        uint16_t k = c->failed;
+
+        c->failed = stok[k].next;
+        send_done(k, NC_ST_OK);
+    }
+}
+
+/* The drain after peer's time-out is over: the events of its timed-out
+ * messages, in the order they were queued. */
+static void tx_fail_timed_out(struct txconn *c)
+{
+    uint16_t k = c->failed, next;
+
+    c->failed = NONE16;
+    for (; k != NONE16; k = next) {
+        next = stok[k].next;
+        send_done(k, NC_ST_ETIMEDOUT);
+    }
+}
+
 /* TIME0: a connection whose window has not moved for a whole period goes
- * back to its base (the retransmission timeout). */
+ * back to its base (the retransmission timeout); one that has not moved
+ * for its oldest message's send time-out gives that message up. */
 void tx_timer(void)
 {
     bool any = false;
+    uint32_t now = hal_rtc();
 
     hal_isr_clear(L9_ISR_TIME0);
     for (uint32_t peer = 0; peer < n_nodes; peer++) {
         struct txconn *c = &txc[peer];
 
-        if (!c->w.count)
+        if (c->failed != NONE16) {
+            any = true;
+            if ((int32_t)(now - c->fail_at) >= 0)
+                tx_fail_timed_out(c);
+        }
+        if (!c->w.count) {
+            c->watched = 0;
             continue;
+        }
         any = true;
+        if (!c->watched || c->w.base != c->last_base) {
+            /* busy since the last tick, or moved: the stall starts now */
+            c->watched = 1;
+            c->stall_at = now;
+        } else if (SEND_TIMEOUT_ON &&
+                 now - c->stall_at >= timeout_of(&stok[pd[c->slot[nc_tx_slot(c->w.base)]].tok])) {
+            tx_time_out(peer);
+            continue;
+        }
 #ifndef NC_BROKEN_NO_RETRANSMIT
         if (c->w.base == c->last_base) {
             c->send_next = c->w.base;

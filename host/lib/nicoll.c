@@ -63,7 +63,7 @@ const char *nc_strerror(int err)
     case NC_EBUSY: return "busy: port already open, or a barrier running on it";
     case NC_ENODEV: return "no nicoll MCP answering on the board";
     case NC_EAGAIN: return "no token free (wait for events first)";
-    case NC_ETIMEDOUT: return "timed out";
+    case NC_ETIMEDOUT: return "timed out";     /* nc_wait's deadline, or a send time-out */
     case NC_EFAULT: return "memory not registered with this port";
     case NC_EPORTCLOSED: return "destination port closed (or reopened)";
     case NC_ENOROUTE: return "no route to the destination node";
@@ -85,6 +85,7 @@ static int from_status(uint32_t st)
     case NC_ST_ENORES: return NC_ENORES;
     case NC_ST_ECLOSED: return NC_ECLOSED;
     case NC_ST_EBUSY: return NC_EBUSY;
+    case NC_ST_ETIMEDOUT: return NC_ETIMEDOUT;
     default: return NC_EINVAL;
     }
 }
@@ -336,6 +337,20 @@ int nc_provide_recv(nc_port *p, void *buf, size_t len, void *ctx)
     w[2] = (uint32_t)bus;
     w[3] = (uint32_t)len;
     w[4] = (uint32_t)k;
+    return command(p, w);
+}
+
+_Static_assert(NC_SEND_TIMEOUT_DEFAULT_US == NC_ABI_SEND_TIMEOUT_DEFAULT_US &&
+               NC_SEND_TIMEOUT_MAX_US == NC_ABI_SEND_TIMEOUT_MAX_US,
+               "the API's time-out bounds are the MCP's");
+
+int nc_set_send_timeout(nc_port *p, uint32_t timeout_us)
+{
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_TIMEOUT };
+
+    if (!p || timeout_us > NC_SEND_TIMEOUT_MAX_US)
+        return NC_EINVAL;
+    w[1] = timeout_us;
     return command(p, w);
 }
 

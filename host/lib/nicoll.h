@@ -26,7 +26,8 @@ enum nc_error {
     NC_EBUSY = -3,        /* the port is open already */
     NC_ENODEV = -4,       /* no nicoll MCP on the board (or it does not answer) */
     NC_EAGAIN = -5,       /* no send or receive token free: wait for events */
-    NC_ETIMEDOUT = -6,    /* nc_wait's timeout passed */
+    NC_ETIMEDOUT = -6,    /* nc_wait's timeout passed; as an event's status: the send
+                             time-out (nc_set_send_timeout) */
     NC_EFAULT = -7,       /* memory not registered with this port (or not DMA-able) */
     NC_EPORTCLOSED = -8,  /* the destination port was closed or reopened */
     NC_ENOROUTE = -9,     /* no route to the destination node */
@@ -85,6 +86,22 @@ int nc_deregister(nc_port *p, void *buf);
 int nc_provide_recv(nc_port *p, void *buf, size_t len, void *ctx);
 /* Send len bytes to (node, port); completes with an NC_EVENT_SENT event. */
 int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t len, void *ctx);
+
+/* The send time-out of this port's messages (docs/libnicoll.md, "Send
+ * time-outs"): a message that the destination does not acknowledge for
+ * timeout_us microseconds (no receive buffer given there, the node's NIC
+ * dead or cut off) completes with status NC_ETIMEDOUT, and so do the
+ * messages queued behind it from this port to the same (node, port); the
+ * message was not delivered and never will be, and later messages to that
+ * destination go through once it takes them again. Counted from when the
+ * connection to the node last made progress; the NIC checks it once per
+ * retransmission period (50 us on a 133 MHz LANai), so it fires up to two
+ * periods late. 0: the default, NC_SEND_TIMEOUT_DEFAULT_US (1 s); at most
+ * NC_SEND_TIMEOUT_MAX_US, else NC_EINVAL. Applies from the next check on,
+ * to messages already queued too; every open starts with the default. */
+#define NC_SEND_TIMEOUT_DEFAULT_US 1000000u
+#define NC_SEND_TIMEOUT_MAX_US     1000000000u
+int nc_set_send_timeout(nc_port *p, uint32_t timeout_us);
 
 /* 1 and *ev filled if an event is there, 0 if not. */
 int nc_poll(nc_port *p, nc_event *ev);

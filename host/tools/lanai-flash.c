@@ -96,7 +96,7 @@ static int list_boards(void)
 
 int main(int argc, char **argv)
 {
-    struct nc_fw_options o = { 0, 1, 0, 0 };
+    struct nc_fw_options o = { .nnodes = 1 };
     const char *bar = NULL, *image = NULL, *fake = NULL;
     unsigned long v, sram = 2u << 20;
     struct nc_board b;

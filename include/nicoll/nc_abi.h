@@ -39,6 +39,16 @@
 #define NC_CMD_SEND      6u /* a1 bus_hi, a2 bus_lo, a3 len, a4 dst node, a5 dst port, a6 cookie */
 #define NC_CMD_BARRIER   7u /* a1 bus_hi, a2 bus_lo, a3 len (0: the steps of this port's
                                previous barrier again, no DMA), a4 cookie; docs/barrier.md */
+#define NC_CMD_TIMEOUT   8u /* a1 send time-out in microseconds (0: the default) */
+
+/* The send time-out (docs/firmware.md "Send time-outs"): a message whose
+ * connection has made no progress (no packet acknowledged) for this long
+ * while the message holds the oldest unacknowledged packet fails with
+ * NC_ST_ETIMEDOUT, with every message queued behind it from the same port
+ * to the same (node, port). Per port, set by NC_CMD_TIMEOUT; reset to the
+ * default at every open. */
+#define NC_ABI_SEND_TIMEOUT_DEFAULT_US 1000000u      /* 1 s */
+#define NC_ABI_SEND_TIMEOUT_MAX_US     1000000000u   /* 1000 s: 2e9 RTC ticks fit 31 bits */
 
 /* Event types (word 1 of an event). */
 #define NC_EV_SENT       1u /* status 0 or an error; cookie of the send */
@@ -55,6 +65,9 @@
 #define NC_ST_ENORES      5u /* out of tokens or staging slots */
 #define NC_ST_ECLOSED     6u /* cancelled: this port was closed */
 #define NC_ST_EBUSY       7u /* a barrier is already running on this port */
+#define NC_ST_ETIMEDOUT   8u /* SENT: not acknowledged within the port's send time-out
+                                (receiver without buffers, or its NIC dead or cut off);
+                                RECV: the sender timed out in the middle of this message */
 
 /* The barrier buffer (NC_CMD_BARRIER), big-endian words: a header, then one
  * word per step, done in order (firmware/coll/barrier.c, docs/barrier.md). */

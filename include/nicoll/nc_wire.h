@@ -33,6 +33,9 @@
 
 #define NC_DF_FENCE  1u      /* data flag: no payload, clears the receiver's
                                 port fence for (sender, dst_port) */
+#define NC_DF_SYNC   2u      /* data flag: the first packet of the sender's epoch
+                                (epoch): the receiver starts the connection's
+                                sequence again at seq (a send time-out, docs/firmware.md) */
 
 struct nc_pkt {
     uint16_t type;
@@ -45,7 +48,11 @@ struct nc_pkt {
     uint32_t pad2[2];   /* a collective's two words (barrier: port generation, serial) */
     uint32_t ack;       /* DATA and barrier packets: a cumulative ACK of the other
                            direction, piggy-backed (everything up to ack arrived) */
-    uint32_t pad3;
+    uint32_t epoch;     /* DATA and barrier packets: the sending connection's epoch,
+                           incarnation << 16 | count (0 after a board's first load;
+                           count one more at every send time-out); a receiver takes
+                           only packets of its current epoch, or the SYNC packet that
+                           starts a newer one (docs/firmware.md "Send time-outs") */
 };                      /* 40 bytes, then the payload */
 
 #define NC_PKT_HDR 40u

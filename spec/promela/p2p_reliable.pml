@@ -44,6 +44,22 @@
  *     -DCLOSE_AFTER=k delays the close until k messages were delivered (for
  *     the simulations of tests/models/agree, which would otherwise mostly
  *     close before anything arrived).
+ *   - Send time-outs (-DTIMEOUT; tx.c's tx_time_out, rx.c's epochs): the
+ *     sender of direction 0 may give its oldest packet up at any moment
+ *     while one is outstanding (an arbitrary time-out, the worst case), at
+ *     most MAXTO times a run.  A message there fails (status 3) with every
+ *     message queued behind it (all go to the same port); a FENCE there is
+ *     dropped and the messages behind start again.  The window starts again
+ *     at base + count + 1 (beyond every number used, and one more), in the
+ *     next epoch, and its first packet carries SYNC.  Data packets carry
+ *     their epoch; the receiver takes only packets of its epoch, or the SYNC
+ *     of a newer one, which starts its sequence at that packet's number.
+ *     The piggy-backed ACK of a packet of another epoch is still applied
+ *     (rx_packet).  The failed messages' events wait for the drain: until
+ *     no data packet sent before the time-out is left on the link (the
+ *     firmware waits 4 retransmission periods, assuming a packet lives no
+ *     longer); an ACK of the old window come meanwhile completes the
+ *     messages up to it OK instead (tx_ack_old).
  *   - The client layer (-DPINGPONG): node 0 sends ping k and waits for its
  *     SENT and for pong k; node 1 waits for ping k, echoes pong k and waits
  *     for the SENT of the echo.  RECV and SENT events go through one event
@@ -67,7 +83,9 @@
  *   in_order      exactly once and in order: no message is delivered twice,
  *                 and a delivery skips only messages that failed (EPORTCLOSED).
  *   release_safe  a message completes OK only after its receiver accepted it,
- *                 and a message that failed is never delivered.
+ *                 and a message that failed is never delivered (one that
+ *                 timed out: never after it timed out; before, it may have
+ *                 been, when every acknowledgement of it was lost).
  *   no_stale      the messages the sender posted in one epoch all reach the same
  *                 incarnation of the port: after a reopen, nothing posted before
  *                 the sender learnt of the close reaches the new process once
@@ -107,6 +125,14 @@
  *   -DBROKEN_ACK_ONLY_PIGGYBACK no ACK packets, ACKs only ride on data: once
  *                               the reverse direction is done, a sender whose
  *                               last ACK was not carried stalls: all_done fails.
+ *   -DBROKEN_TIMEOUT_REUSE      (with TIMEOUT) the window starts again at the
+ *                               timed-out packet's own number, in the same
+ *                               epoch: a copy of the timed-out message still
+ *                               on the link is taken for the number's new
+ *                               packet: release_safe fails.
+ *   -DBROKEN_NO_DRAIN           (with TIMEOUT) the events at once: a copy of
+ *                               a failed message still on the link is taken
+ *                               after its event: release_safe fails.
  *   -DBROKEN_CLIENT_DROPS_EARLY_RECV
  *                               (with PINGPONG) the echoing client discards
  *                               the events it gets while it waits for the SENT
@@ -156,6 +182,9 @@
                            direction 0 were delivered (0: at any moment) */
 #endif
 #define EPMAX   8       /* sender epochs tracked (REJECTs processed + 1) */
+#ifndef MAXTO
+#define MAXTO   1       /* TIMEOUT: send time-outs of direction 0 over a run */
+#endif
 #define MX      (M + MR) /* enough message slots per direction */
 #define NMSG(d) ((d) == 0 -> M : MR)
 
@@ -178,8 +207,15 @@
 #define EV_RECV 1
 #define EV_SENT 2
 
-/* lk[d]: NIC d -> NIC 1-d: type, seq, piggy-backed ack, ghost message id */
+/* lk[d]: NIC d -> NIC 1-d: type, seq, piggy-backed ack, ghost message id
+ * (and with TIMEOUT: epoch * 2 + SYNC) */
+#ifdef TIMEOUT
+chan lk[2] = [CAP] of { byte, byte, byte, byte, byte };
+#define EF(x) , x
+#else
 chan lk[2] = [CAP] of { byte, byte, byte, byte };
+#define EF(x)
+#endif
 /* cq[i]: control packets NIC i owes its peer: type, seq (an ACK's is read when sent) */
 chan cq[2] = [CQ] of { byte, byte };
 bool cqack[2];      /* the last entry of cq[i] is an ACK (merging) */
@@ -199,6 +235,23 @@ bool popen = 1;     /* NIC 1's port of direction 0 */
 bool fence;         /* its fence for NIC 0 */
 bool touched;       /* NIC 0 delivered to it since it opened */
 byte loss[2];
+#ifdef TIMEOUT
+byte tep[2];        /* the sender's epoch (tx.c's txconn.epoch) */
+bool syncp[2];      /* the next packet built starts the epoch: SYNC */
+byte se[2 * W];     /* epoch * 2 + SYNC of the packet in slot seq % W */
+byte rep[2];        /* the receiver's epoch of direction d (rx.c's rxconn.epoch) */
+byte nto;           /* time-outs so far */
+byte pf, pl;        /* messages pf..pl of direction 0 timed out, events to come */
+byte obase, ocnt;   /* the window that timed out */
+byte lseq[MX];      /* the number of a failed message's packet in it (0: none) */
+byte dat0;          /* ghost: data packets of direction 0 on lk[0] */
+byte oldin;         /* ghost: those of them sent before the time-out */
+/* a data packet of another epoch than the receiver's, and not the SYNC of a
+ * newer one: dropped */
+#define OTHEREP(p) (e / 2 != rep[p] && !(e % 2 == 1 && e / 2 > rep[p]))
+#else
+#define OTHEREP(p) false
+#endif
 
 #ifdef PINGPONG
 chan ev[2] = [2 * M + 2] of { byte, byte };
@@ -207,7 +260,8 @@ bool cdone[2];      /* the clients finished */
 
 /* ghost state */
 byte dl[2 * MX];    /* dl[d*MX+k-1]: message k of direction d delivered */
-byte cp[2 * MX];    /* its completion: 0 none, 1 OK, 2 EPORTCLOSED */
+byte cp[2 * MX];    /* its completion: 0 none, 1 OK, 2 EPORTCLOSED, 3 timed out,
+                       4 timed out, its event waiting for the drain */
 byte mep[2 * MX];   /* the sender's epoch when it was posted */
 byte ep[2];         /* the sender's epoch now */
 byte bound[EPMAX];  /* direction 0: incarnation that got a message of that epoch */
@@ -249,10 +303,10 @@ inline deliver(d, k) {
     :: dl[MSG(d, k)] || cp[MSG(d, k)] == 2 || k <= last[d] -> misorder = 1
     :: else -> skip
     fi;
-    if :: cp[MSG(d, k)] == 2 -> unsafe = 1 :: else -> skip fi;
+    if :: cp[MSG(d, k)] == 2 || cp[MSG(d, k)] == 3 -> unsafe = 1 :: else -> skip fi;
     j = last[d] + 1;                                 /* skipped ones must have failed */
     do
-    :: j < k -> if :: cp[MSG(d, j)] != 2 -> misorder = 1 :: else -> skip fi; j++
+    :: j < k -> if :: cp[MSG(d, j)] < 2 -> misorder = 1 :: else -> skip fi; j++
     :: else -> break
     od;
     if
@@ -287,6 +341,17 @@ inline complete(d, k, st) {
     qh[d] = k + 1
 }
 
+#ifdef TIMEOUT
+/* A timed-out message of direction 0 completes (its event after the drain,
+ * or OK by an ACK of the old window): complete() without moving qh. */
+inline settle(k, st) {
+    if :: st == 1 && !dl[MSG(0, k)] -> unsafe = 1 :: else -> skip fi;
+    cp[MSG(0, k)] = st;
+    TR(printf("INFO settle msg %d status %d\n", k, st));
+    ndone[0]++
+}
+#endif
+
 /* Free packets base .. base+n-1 of direction d, completing their messages. */
 inline release(d, n) {
     j = 0;
@@ -314,7 +379,17 @@ inline txack(d, a) {
         release(d, n);
         if :: snext[d] < base[d] -> snext[d] = base[d] :: else -> skip fi
     :: else ->
-        TR(printf("PP ACK %d %d 0\n", d, a))
+        TR(printf("PP ACK %d %d 0\n", d, a));
+#ifdef TIMEOUT
+        /* an ACK of the window that timed out, during the drain */
+        do
+        :: d == 0 && pf > 0 && pf <= pl && lseq[pf - 1] != 0 && a >= lseq[pf - 1] &&
+           a < obase + ocnt -> settle(pf, 1); pf++
+        :: else -> break
+        od
+#else
+        skip
+#endif
     fi;
     n = 0
 }
@@ -375,16 +450,38 @@ inline txreject(d, s) {
 proctype Rx(byte i)
 {
     byte p = 1 - i, t, s, a, k, j, n;
+#ifdef TIMEOUT
+    byte e;
+#endif
 end:
     do
     :: atomic {
-        lk[p]?t, s, a, k;
+        lk[p]?t, s, a, k EF(e);
+#ifdef TIMEOUT
+        if
+        :: p == 0 && (t == DAT || t == FEN) -> dat0--; if :: oldin > 0 -> oldin-- :: else -> skip fi
+        :: else -> skip
+        fi;
+#endif
         if
         :: loss[p] < MAXLOSS -> loss[p]++;           /* lost on the link */
             TR(printf("INFO lost %d->%d type %d seq %d ack %d msg %d\n", p, i, t, s, a, k))
         :: true ->
             if
-            :: t == DAT || t == FEN ->
+#ifdef TIMEOUT
+            :: (t == DAT || t == FEN) && OTHEREP(p) ->     /* an old epoch's: dropped */
+                TR(printf("INFO dropped seq %d msg %d: epoch %d, receiver's %d\n", s, k, e / 2, rep[p]));
+                txack(i, a)
+#endif
+            :: (t == DAT || t == FEN) && !OTHEREP(p) ->
+#ifdef TIMEOUT
+                if
+                :: e / 2 != rep[p] ->                /* the SYNC of a newer epoch */
+                    TR(printf("INFO sync: epoch %d from seq %d\n", e / 2, s));
+                    rep[p] = e / 2; rexp[p] = s; nsent[p] = 0
+                :: else -> skip
+                fi;
+#endif
                 if
 #ifdef BROKEN_ACCEPT_GAP
                 :: s > rexp[p] && t == DAT && popen ->   /* taken past the gap */
@@ -438,6 +535,9 @@ end:
             fi
         fi;
         t = 0; s = 0; a = 0; k = 0
+#ifdef TIMEOUT
+        ; e = 0
+#endif
     }
     od
 }
@@ -454,13 +554,16 @@ end:
         cq[i]?t, s;
         if :: len(cq[i]) == 0 -> cqack[i] = 0 :: else -> skip fi;
         if :: t == ACK -> s = rexp[1 - i] - 1 :: else -> skip fi;   /* read now */
-        lk[i]!t, s, 0, 0;
+        lk[i]!t, s, 0, 0 EF(0);
         t = 0; s = 0
     }
     :: atomic {
         len(cq[i]) == 0 && len(lk[i]) < CAP && snext[i] < base[i] + cnt[i] ->
         k = sm[i * W + snext[i] % W];
-        lk[i]!(k == 0 -> FEN : DAT), snext[i], rexp[1 - i] - 1, k;
+        lk[i]!(k == 0 -> FEN : DAT), snext[i], rexp[1 - i] - 1, k EF(se[i * W + snext[i] % W]);
+#ifdef TIMEOUT
+        if :: i == 0 -> dat0++ :: else -> skip fi;
+#endif
         snext[i]++;
         k = 0
     }
@@ -475,7 +578,13 @@ end:
         :: else -> k = cur[i]; cur[i]++
         fi;
         sm[i * W + s % W] = k;
-        lk[i]!(k == 0 -> FEN : DAT), s, rexp[1 - i] - 1, k;
+#ifdef TIMEOUT
+        se[i * W + s % W] = tep[i] * 2 + syncp[i]; syncp[i] = 0;
+#endif
+        lk[i]!(k == 0 -> FEN : DAT), s, rexp[1 - i] - 1, k EF(se[i * W + s % W]);
+#ifdef TIMEOUT
+        if :: i == 0 -> dat0++ :: else -> skip fi;
+#endif
         snext[i]++;
         s = 0; k = 0
     }
@@ -500,6 +609,66 @@ end:
     }
     od
 }
+
+#ifdef TIMEOUT
+/* The send time-out of direction 0 (tx.c's tx_time_out), at any moment a
+ * packet is outstanding, at most MAXTO times. */
+#ifdef BROKEN_NO_DRAIN
+#define DRAINED true
+#else
+#define DRAINED (oldin == 0)
+#endif
+proctype SendTimeout()
+{
+    byte j, k;
+end:
+    do
+    :: atomic {
+        cnt[0] > 0 && nto < MAXTO ->
+        nto++;
+        k = sm[base[0] % W];
+        TR(printf("INFO time-out: seq %d msg %d, epoch %d\n", base[0], k, tep[0]));
+        if
+        :: k != 0 ->                                 /* it and the messages behind fail */
+            pf = qh[0]; pl = posted[0];
+            j = pf;
+            do :: j <= pl -> cp[MSG(0, j)] = 4; j++ :: else -> break od;
+            j = 0;                                   /* their numbers in the window */
+            do
+            :: j < cnt[0] ->
+                if
+                :: sm[(base[0] + j) % W] != 0 -> lseq[sm[(base[0] + j) % W] - 1] = base[0] + j
+                :: else -> skip
+                fi;
+                j++
+            :: else -> break
+            od;
+            qh[0] = posted[0] + 1;
+            cur[0] = posted[0] + 1
+        :: else ->                                   /* a FENCE: dropped */
+            cur[0] = qh[0]
+        fi;
+        obase = base[0]; ocnt = cnt[0];
+        j = 0;
+        do :: j < W -> sm[j] = 0; se[j] = 0; j++ :: else -> break od;
+#ifndef BROKEN_TIMEOUT_REUSE
+        base[0] = base[0] + cnt[0] + 1;              /* beyond every number used, and one */
+        tep[0]++; syncp[0] = 1;
+#endif
+        cnt[0] = 0; snext[0] = base[0];
+        oldin = dat0;                                /* all on the link are old now */
+        j = 0; k = 0
+    }
+    :: atomic {
+        pf > 0 && pf <= pl && DRAINED ->             /* the drain is over: the events */
+        do
+        :: pf <= pl -> settle(pf, 3); pf++
+        :: else -> break
+        od
+    }
+    od
+}
+#endif
 
 #ifdef PINGPONG
 /* Node 0: ping k, then wait for its SENT and for pong k, in any order. */
@@ -607,6 +776,9 @@ init {
 #endif
 #ifdef CLOSE
         run Port();
+#endif
+#ifdef TIMEOUT
+        run SendTimeout();
 #endif
     }
     /* init ends only when everything is done; a stop before that is an

@@ -116,7 +116,7 @@ static struct nc_board board(uint32_t sram, enum fw_mode mode, unsigned ready_af
 
 static int load(struct nc_board *b, const uint8_t *image, size_t len, char *err)
 {
-    struct nc_fw_options o = { 5, 16, 0, 0 };
+    struct nc_fw_options o = { .node_id = 5, .nnodes = 16 };
     struct nc_fw_info info;
     return nc_fw_load(b, "fw.img", image, len, &o, &info, err, 300);
 }
@@ -124,7 +124,7 @@ static int load(struct nc_board *b, const uint8_t *image, size_t len, char *err)
 static void test_load_success(void **st)
 {
     struct nc_board b = board(2u << 20, FW_OK, 3);
-    struct nc_fw_options o = { 5, 16, 0, 0 };
+    struct nc_fw_options o = { .node_id = 5, .nnodes = 16 };
     struct nc_fw_info info;
     char err[300];
     uint32_t sb = NC_SB_ADDR(2u << 20), nsegs = nc_get_be32(img + 20);

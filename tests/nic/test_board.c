@@ -186,7 +186,7 @@ static const struct nc_board_ops window_ops = {
 static void test_load_through_the_window_and_run(void **st)
 {
     struct nc_board nb = { &window_ops, NULL, "emulated board" };
-    struct nc_fw_options o = { 2, 4, 0, 0 };
+    struct nc_fw_options o = { .node_id = 2, .nnodes = 4 };
     struct nc_fw_info info;
     char err[300];
     (void)st;

@@ -205,6 +205,20 @@ static void test_commands_and_events(void **state)
     assert_int_equal(ev.node, 3);
     assert_int_equal(ev.port, 5);
     assert_ptr_equal(ev.buf, buf + 4096);
+    /* the send time-out: beyond the maximum refused here, else one
+     * command; a send that timed out comes back NC_ETIMEDOUT */
+    assert_int_equal(nc_set_send_timeout(p, NC_SEND_TIMEOUT_MAX_US + 1), NC_EINVAL);
+    assert_int_equal(nc_set_send_timeout(p, 2500), NC_OK);
+    assert_int_equal(nc_send(p, 1, 3, buf, 100, &ctx), NC_OK);
+    while (ncmds < 21)
+        usleep(100);
+    assert_int_equal(cmds[19][0], NC_CMD_TIMEOUT);
+    assert_int_equal(cmds[19][1], 2500);
+    put_event(ring, 2, NC_EV_SENT, NC_ST_ETIMEDOUT, cmds[20][6], 100, 1, 3);
+    assert_int_equal(nc_poll(p, &ev), 1);
+    assert_int_equal(ev.type, NC_EVENT_SENT);
+    assert_int_equal(ev.status, NC_ETIMEDOUT);
+    assert_ptr_equal(ev.ctx, &ctx);
     /* nothing more: a bounded wait times out */
     assert_int_equal(nc_wait(p, &ev, 2000000), NC_ETIMEDOUT);
     assert_int_equal(nc_deregister(p, buf), NC_OK);

@@ -39,7 +39,7 @@ static int load_rc[2];
 static int host_main(int argc, char **argv)
 {
     struct nc_board b;
-    struct nc_fw_options o = { nc_host_node(), nc_host_nodes(), 1000, 20 };
+    struct nc_fw_options o = { .node_id = nc_host_node(), .nnodes = nc_host_nodes(), .tries = 1000, .delay_us = 20 };
     struct nc_fw_info info;
     char err[300];
     unsigned me = nc_host_node();
