@@ -15,11 +15,15 @@ struct engine {
     struct dma_req q[NC_FW_DMA_QUEUE];
     uint32_t head, count;
     uint32_t busy;      /* blocks of the running chain not completed yet (the queue's first ones) */
-    uint32_t at;        /* the chain's block that completes next */
+    /* the chain's block that completes next: a pointer, not an index, so
+     * that the poll on every turn of the loop is a load of it and of its
+     * status (an index cost a multiply by 24 in shifts: 4 instructions a
+     * poll) */
+    volatile struct hal_dma_desc *at;
 };
 
-static struct engine eng[2];   /* 0: L2E, 1: E2L */
 static volatile struct hal_dma_desc desc[2][NC_FW_DMA_CHAIN] __attribute__((aligned(8)));
+static struct engine eng[2];   /* 0: L2E, 1: E2L */
 
 /* Take the request at the head of engine e off its queue and call its
  * owner back. Inlined where the engine is a constant (start, poll_on), so
@@ -39,11 +43,12 @@ static inline __attribute__((always_inline)) void pop_complete(struct engine *g,
 
 /* Start the head of engine e's queue as a chain: the requests in a row that
  * move something, for the head's port, at most NC_FW_DMA_CHAIN (completing
- * at once, at the head, what moves nothing). Always inlined with a
- * constant e: with a run-time index every address of the engine's state
+ * at once, at the head, what moves nothing, unless only_moving: then a
+ * head that moves nothing is left for a later start). Always inlined with
+ * a constant e: with a run-time index every address of the engine's state
  * was computed (and spilled) in the prologue, about 90 instructions a
  * call. */
-static inline __attribute__((always_inline)) void start(int e)
+static inline __attribute__((always_inline)) void start_chain(int e, bool only_moving)
 {
     struct engine *g = &eng[e];
     uint32_t n = 0, port = 0;
@@ -67,6 +72,8 @@ static inline __attribute__((always_inline)) void start(int e)
             port = r->port;
         } else {
             /* nothing to move: complete at once */
+            if (only_moving)
+                return;
             pop_complete(g, true);
             continue;
         }
@@ -76,8 +83,13 @@ static inline __attribute__((always_inline)) void start(int e)
     if (n) {
         hal_dma_go(&desc[e][0], e == 1);
         g->busy = n;
-        g->at = 0;
+        g->at = &desc[e][0];
     }
+}
+
+static inline __attribute__((always_inline)) void start(int e)
+{
+    start_chain(e, false);
 }
 
 static inline __attribute__((always_inline)) bool queue_on(int e, const struct dma_req *r)
@@ -120,7 +132,7 @@ void dma_push_checked_l2e(void)
     NC_OPAQUE(r);
     hal_dma_start(&desc[0][0], false, r->lar, r->eah, r->eal, r->len);
     g->busy = 1;
-    g->at = 0;
+    g->at = &desc[0][0];
 }
 
 void dma_push(bool to_lanai)
@@ -160,7 +172,7 @@ void dma_start_l2e(void)
         hal_dma_block(&desc[0][1], 0, false, b->lar, b->eah, b->eal, b->len);
         hal_dma_go(&desc[0][0], false);
         g->busy = 2;
-        g->at = 0;
+        g->at = &desc[0][0];
         return;
     }
     start(0);
@@ -180,7 +192,7 @@ static inline __attribute__((always_inline)) void poll_on(int e, uint32_t isr)
     while (g->busy) {
         bool ok = true;
 
-        if (!hal_dma_done(&desc[e][g->at])) {
+        if (!hal_dma_done(g->at)) {
             const struct engine *o = &eng[1 - e];
 
             /* MEM_INT: the engine stopped on a bad block (a registered
@@ -190,15 +202,40 @@ static inline __attribute__((always_inline)) void poll_on(int e, uint32_t isr)
              * both are still running. */
             if (!(isr & L9_ISR_MEM_INT))
                 return;
-            if (o->busy && !hal_dma_done(&desc[1 - e][o->at]) && e == 0)
+            if (o->busy && !hal_dma_done(o->at) && e == 0)
                 return;     /* decide on the E2L engine first */
             hal_isr_clear(L9_ISR_MEM_INT);
             ok = false;
         }
         if (!ok || g->busy == 1) {
-            /* the chain is over: the blocks after a failed one are still
-             * queued, and start() takes them again */
+            /* the chain is over (the blocks after a failed one are still
+             * queued, and start() takes them again) */
             g->busy = 0;
+#if !defined(NC_BROKEN_NO_PIPELINE) && !defined(NC_BROKEN_LATE_CHAIN)
+            if (e == 1 && ok && g->count > 1) {
+                /* host to NIC with more payloads queued: the next chain
+                 * starts before this block's owner is called back, so
+                 * the engine does not wait for that work (an SDMA
+                 * completion builds and transmits a packet,
+                 * docs/firmware.md "Pipelining"). A head that moves
+                 * nothing waits: it completes after this block, in
+                 * order. Only then: the other engine's owners (a
+                 * receive buffer freed, an event posted) queue nothing
+                 * behind, and a lone block needs no reordering. */
+                const struct dma_req *r = &g->q[g->head];
+                dma_done_fn done = r->done;
+                uint32_t port = r->port, gen = r->gen;
+                uint16_t arg = r->arg;
+                bool last = r->last;
+
+                g->head = (g->head + 1) % NC_FW_DMA_QUEUE;
+                g->count--;
+                start_chain(e, true);
+                done(port, gen, arg, last, true);
+                start(e);
+                return;
+            }
+#endif
             pop_complete(g, ok);
             start(e);
             return;
