@@ -15,15 +15,11 @@ struct engine {
     struct dma_req q[NC_FW_DMA_QUEUE];
     uint32_t head, count;
     uint32_t busy;      /* blocks of the running chain not completed yet (the queue's first ones) */
-    /* the chain's block that completes next: a pointer, not an index, so
-     * that the poll on every turn of the loop is a load of it and of its
-     * status (an index cost a multiply by 24 in shifts: 4 instructions a
-     * poll) */
-    volatile struct hal_dma_desc *at;
+    uint32_t at;        /* the chain's block that completes next */
 };
 
-static volatile struct hal_dma_desc desc[2][NC_FW_DMA_CHAIN] __attribute__((aligned(8)));
 static struct engine eng[2];   /* 0: L2E, 1: E2L */
+static volatile struct hal_dma_desc desc[2][NC_FW_DMA_CHAIN] __attribute__((aligned(8)));
 
 /* Take the request at the head of engine e off its queue and call its
  * owner back. Inlined where the engine is a constant (start, poll_on), so
@@ -83,7 +79,7 @@ static inline __attribute__((always_inline)) void start_chain(int e, bool only_m
     if (n) {
         hal_dma_go(&desc[e][0], e == 1);
         g->busy = n;
-        g->at = &desc[e][0];
+        g->at = 0;
     }
 }
 
@@ -132,7 +128,7 @@ void dma_push_checked_l2e(void)
     NC_OPAQUE(r);
     hal_dma_start(&desc[0][0], false, r->lar, r->eah, r->eal, r->len);
     g->busy = 1;
-    g->at = &desc[0][0];
+    g->at = 0;
 }
 
 void dma_push(bool to_lanai)
@@ -172,7 +168,7 @@ void dma_start_l2e(void)
         hal_dma_block(&desc[0][1], 0, false, b->lar, b->eah, b->eal, b->len);
         hal_dma_go(&desc[0][0], false);
         g->busy = 2;
-        g->at = &desc[0][0];
+        g->at = 0;
         return;
     }
     start(0);
@@ -192,7 +188,7 @@ static inline __attribute__((always_inline)) void poll_on(int e, uint32_t isr)
     while (g->busy) {
         bool ok = true;
 
-        if (!hal_dma_done(g->at)) {
+        if (!hal_dma_done(&desc[e][g->at])) {
             const struct engine *o = &eng[1 - e];
 
             /* MEM_INT: the engine stopped on a bad block (a registered
@@ -202,7 +198,7 @@ static inline __attribute__((always_inline)) void poll_on(int e, uint32_t isr)
              * both are still running. */
             if (!(isr & L9_ISR_MEM_INT))
                 return;
-            if (o->busy && !hal_dma_done(o->at) && e == 0)
+            if (o->busy && !hal_dma_done(&desc[1 - e][o->at]) && e == 0)
                 return;     /* decide on the E2L engine first */
             hal_isr_clear(L9_ISR_MEM_INT);
             ok = false;
