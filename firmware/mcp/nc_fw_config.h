@@ -27,7 +27,7 @@
  *    has the receive engine armed with the next buffer before it is
  *    handled (the next packet's 4 us or more of intake overlap the work);
  *    a smaller one re-arms its own buffer after the work, which costs
- *    small messages' latency less (rx.c, arm_early).
+ *    small messages' latency less (rx.c, deliver).
  *  - NC_FW_RTO_TICKS 100 (50 us): a round trip with a 64 KB window of
  *    4 KB packets ahead in the queue is about 20 us on P-GM2; a lost packet
  *    costs at most twice this.

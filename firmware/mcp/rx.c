@@ -128,53 +128,17 @@ void rx_ack_timer(void)
         hal_timer1(next);
 }
 
-/* Arm the receive engine with a free buffer, the first after 'after'
- * (the one just taken: the buffers go round, so the one being handled is
- * the last tried), if it is not armed already. */
-static void arm_after(uint32_t after)
+static void arm(void)
 {
     if (rx_armed != NONE16)
         return;
-    for (uint32_t k = 1; k <= NC_FW_RX_BUFS; k++) {
-        uint32_t i = (after + k) % NC_FW_RX_BUFS;
-
+    for (uint32_t i = 0; i < NC_FW_RX_BUFS; i++)
         if (!rx_held[i]) {
             rx_armed = i;
             hal_rx_arm(rx_buf[i], RX_BUF);
             return;
         }
-    }
 }
-
-static void arm(void)
-{
-    arm_after(NC_FW_RX_BUFS - 1);
-}
-
-/* A packet with a large payload was just taken from buffer b: the next
- * one lands in another buffer while this one is handled. The engine takes
- * a packet at the link's rate only while armed, and re-arming after the
- * work (~4 us a 4 KB packet on a PCI64B) held a stream to one packet per
- * 20 us where the wire needs 16.5 (docs/firmware.md, "Pipelining"). A
- * small packet is taken in a fraction of a microsecond: its buffer is
- * armed again after the work, as before. Arming early for every payload
- * cost 0.35 us of one-way latency at 1 byte on a PCI64C, more than the
- * intake it would hide (NC_FW_RX_EARLY_ARM). Out of line, so that the
- * small packet's path pays one comparison, not the registers of this. */
-#ifndef NC_BROKEN_NO_PIPELINE
-static __attribute__((noinline)) void arm_early(uint32_t b)
-{
-    uint32_t next = (b + 1) % NC_FW_RX_BUFS;
-
-    rx_held[b] = 1;     /* being read: no arm() meanwhile (rdma_done) takes it */
-    if (!rx_held[next]) {
-        rx_armed = next;
-        hal_rx_arm(rx_buf[next], RX_BUF);
-    } else {
-        arm_after(b);
-    }
-}
-#endif
 
 void rx_init(void)
 {
@@ -226,7 +190,33 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
         if (!port_check(p, c->hi + (lo < c->lo), lo, h->len)) {
             c->discard = 2;
         } else {
-            struct dma_req *r = dma_slot(false);    /* sized never to be full */
+            struct dma_req *r;
+
+#ifndef NC_BROKEN_NO_PIPELINE
+            if (h->len >= NC_FW_RX_EARLY_ARM && rx_armed == NONE16) {
+                /* A large payload: the next packet lands in the ring's
+                 * next buffer (if free) while this one is handled. The
+                 * engine takes a packet at the link's rate only while
+                 * armed, and re-arming after the work (~4 us a 4 KB packet
+                 * on a PCI64B) held a stream to one packet per 20 us where
+                 * the wire needs 16.5 (docs/firmware.md, "Pipelining").
+                 * b is held from here (its payload's DMA is queued next);
+                 * rx_packet's arm() at the end finds the engine armed, or
+                 * searches if the next buffer was busy. Here, inline and
+                 * for large payloads only: at the top of rx_packet, or as
+                 * a call, it cost every packet's path (R7's 16-node NIC-PE
+                 * 1 us a barrier, or 0.25-0.35 us one-way at 1 B). */
+                uint32_t next = (b + 1) % NC_FW_RX_BUFS;
+
+                rx_held[b] = 1;
+                if (!rx_held[next]) {
+                    rx_armed = next;
+                    HAL_REG(L9_RMP) = (uint32_t)(uintptr_t)rx_buf[next];
+                    HAL_REG(L9_RML) = (uint32_t)(uintptr_t)rx_buf[next] + RX_BUF;
+                }
+            }
+#endif
+            r = dma_slot(false);    /* sized never to be full */
 
             NC_OPAQUE(r);
             r->done = rdma_done;
@@ -370,10 +360,6 @@ void rx_packet(uint32_t isr)
     n = hal_rx_end() - (uint32_t)(uintptr_t)rx_buf[b];
     hal_rx_done();
     rx_armed = NONE16;
-#ifndef NC_BROKEN_NO_PIPELINE
-    if (n >= NC_PKT_HDR + NC_FW_RX_EARLY_ARM)
-        arm_early(b);
-#endif
 #ifdef NC_BROKEN_NO_CRC
     isr &= ~L9_ISR_ILLEGAL_RX;
 #endif
@@ -401,13 +387,10 @@ void rx_packet(uint32_t isr)
     }
     rx_held[b] = held;
     if (!held) {
-        /* the buffer just read is free again: no search (unless the
-         * engine was armed early with another one) */
-        if (rx_armed == NONE16) {
-            rx_armed = b;
-            hal_rx_arm(rx_buf[b], RX_BUF);
-        }
+        /* the buffer just read is free again: no search */
+        rx_armed = b;
+        hal_rx_arm(rx_buf[b], RX_BUF);
         return;
     }
-    arm_after(b);
+    arm();
 }
