@@ -20,7 +20,7 @@ unset logscale y
 # data (all below ~150 MB/s).
 set ylabel 'bandwidth (MB/s)'
 set yrange [0:400]
-set key at graph 0.03, graph 0.82 left top Left reverse opaque box samplen 3
+set key at graph 0.03, graph 0.98 left top Left reverse opaque box samplen 3
 plot OUT.'/nicoll_p2p.csv' every ::2 using 1:3 with linespoints title 'ping-pong', \
      '' every ::2 using 1:4 with linespoints title 'streaming', \
      '' every ::2 using 1:5 with lines dt 2 lw 1.5 lc rgb 'gray40' title 'link: 250 MB/s', \
