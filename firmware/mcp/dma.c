@@ -39,11 +39,12 @@ static inline __attribute__((always_inline)) void pop_complete(struct engine *g,
 
 /* Start the head of engine e's queue as a chain: the requests in a row that
  * move something, for the head's port, at most NC_FW_DMA_CHAIN (completing
- * at once, at the head, what moves nothing). Always inlined with a
- * constant e: with a run-time index every address of the engine's state
+ * at once, at the head, what moves nothing, unless only_moving: then a
+ * head that moves nothing is left for a later start). Always inlined with
+ * a constant e: with a run-time index every address of the engine's state
  * was computed (and spilled) in the prologue, about 90 instructions a
  * call. */
-static inline __attribute__((always_inline)) void start(int e)
+static inline __attribute__((always_inline)) void start_chain(int e, bool only_moving)
 {
     struct engine *g = &eng[e];
     uint32_t n = 0, port = 0;
@@ -67,6 +68,8 @@ static inline __attribute__((always_inline)) void start(int e)
             port = r->port;
         } else {
             /* nothing to move: complete at once */
+            if (only_moving)
+                return;
             pop_complete(g, true);
             continue;
         }
@@ -78,6 +81,11 @@ static inline __attribute__((always_inline)) void start(int e)
         g->busy = n;
         g->at = 0;
     }
+}
+
+static inline __attribute__((always_inline)) void start(int e)
+{
+    start_chain(e, false);
 }
 
 static inline __attribute__((always_inline)) bool queue_on(int e, const struct dma_req *r)
@@ -196,9 +204,34 @@ static inline __attribute__((always_inline)) void poll_on(int e, uint32_t isr)
             ok = false;
         }
         if (!ok || g->busy == 1) {
-            /* the chain is over: the blocks after a failed one are still
-             * queued, and start() takes them again */
+            /* the chain is over (the blocks after a failed one are still
+             * queued, and start() takes them again) */
             g->busy = 0;
+#if !defined(NC_BROKEN_NO_PIPELINE) && !defined(NC_BROKEN_LATE_CHAIN)
+            if (e == 1 && ok && g->count > 1) {
+                /* host to NIC with more payloads queued: the next chain
+                 * starts before this block's owner is called back, so
+                 * the engine does not wait for that work (an SDMA
+                 * completion builds and transmits a packet,
+                 * docs/firmware.md "Pipelining"). A head that moves
+                 * nothing waits: it completes after this block, in
+                 * order. Only then: the other engine's owners (a
+                 * receive buffer freed, an event posted) queue nothing
+                 * behind, and a lone block needs no reordering. */
+                const struct dma_req *r = &g->q[g->head];
+                dma_done_fn done = r->done;
+                uint32_t port = r->port, gen = r->gen;
+                uint16_t arg = r->arg;
+                bool last = r->last;
+
+                g->head = (g->head + 1) % NC_FW_DMA_QUEUE;
+                g->count--;
+                start_chain(e, true);
+                done(port, gen, arg, last, true);
+                start(e);
+                return;
+            }
+#endif
             pop_complete(g, ok);
             start(e);
             return;
