@@ -1,0 +1,53 @@
+# Issue 17: libmpi (host/mpi/, an MPI for host programs over libnicoll),
+# lanai-mpicc and lanai-mpirun, and the MPI test suite. docs/mpi.md.
+# Included before mk/nicoll.mk (name order): NCL_* are used in recipes only.
+MPI_T    := $(BUILD)/tests/mpi
+MPI_SRCS := $(wildcard host/mpi/*.c)
+MPI_HDRS := $(wildcard host/mpi/*.h)
+MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -Ihost/mpi $(NCL_INC)
+MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
+# Deliberately broken libraries for the suite's negative controls (never
+# for real use): messages that overtake, communicators that mix.
+MPI_BROKEN := overtaking ignore_context
+
+.PHONY: mpi
+mpi: $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun
+ALL_TARGETS += $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun \
+               $(foreach v,$(MPI_BROKEN),$(BUILD)/lib/libmpi-emu-$(v).a) \
+               $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so
+CHECK_SUITES += tests/mpi/suite
+
+$(BIN)/lanai-mpicc: host/tools/lanai-mpicc
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod +x $@
+
+$(BIN)/lanai-mpirun: host/tools/lanai-mpirun
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod +x $@
+
+# libmpi, position-independent: lanai-mpicc links it and libnicoll-emu.a
+# (also -fPIC) into each program's shared object, so every node's private
+# copy of the program has its own copy of both libraries' state.
+MPI_LIB_DEPS := $(MPI_SRCS) $(MPI_HDRS) host/lib/nicoll.h include/nicoll/hostif.h mk/mpi.mk \
+                $(BUILD)/lib/libnicoll-emu.a
+$(MPI_LIB): $(MPI_LIB_DEPS)
+	@mkdir -p $(BUILD)/lib/mpi-emu
+	for f in $(MPI_SRCS); do \
+	    $(HOSTCC) $(MPI_CFLAGS) -c $$f -o $(BUILD)/lib/mpi-emu/$$(basename $$f .c).o || exit 1; done
+	rm -f $@
+	ar rcs $@ $(foreach f,$(MPI_SRCS),$(BUILD)/lib/mpi-emu/$(basename $(notdir $(f))).o)
+
+$(BUILD)/lib/libmpi-emu-%.a: $(MPI_LIB_DEPS)
+	@mkdir -p $(BUILD)/lib/mpi-emu-$*
+	for f in $(MPI_SRCS); do \
+	    $(HOSTCC) $(MPI_CFLAGS) -DMPI_BROKEN_$(shell echo $* | tr a-z A-Z) -c $$f \
+	        -o $(BUILD)/lib/mpi-emu-$*/$$(basename $$f .c).o || exit 1; done
+	rm -f $@
+	ar rcs $@ $(foreach f,$(MPI_SRCS),$(BUILD)/lib/mpi-emu-$*/$(basename $(notdir $(f))).o)
+
+# Test programs: ordinary MPI programs, built with lanai-mpicc as a user would.
+$(MPI_T)/%.so: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
