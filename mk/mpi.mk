@@ -7,14 +7,16 @@ MPI_HDRS := $(wildcard host/mpi/*.h)
 MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -Ihost/mpi $(NCL_INC)
 MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # Deliberately broken libraries for the suite's negative controls (never
-# for real use): messages that overtake, communicators that mix.
-MPI_BROKEN := overtaking ignore_context
+# for real use): messages that overtake, communicators that mix, an Ssend
+# that does not wait for its receive.
+MPI_BROKEN := overtaking ignore_context ssend_eager
 
 .PHONY: mpi
 mpi: $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun
 ALL_TARGETS += $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun \
                $(foreach v,$(MPI_BROKEN),$(BUILD)/lib/libmpi-emu-$(v).a) \
-               $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so
+               $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so \
+               $(foreach v,$(MPI_BROKEN),$(MPI_T)/mpi_p2p-$(v).so)
 CHECK_SUITES += tests/mpi/suite
 
 $(BIN)/lanai-mpicc: host/tools/lanai-mpicc
@@ -51,3 +53,8 @@ $(BUILD)/lib/libmpi-emu-%.a: $(MPI_LIB_DEPS)
 $(MPI_T)/%.so: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
 	@mkdir -p $(@D)
 	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+
+# The same program over a broken library (the suite's negative controls).
+$(MPI_T)/mpi_p2p-%.so: tests/mpi/mpi_p2p.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	LANAI_MPI_LIB=$(BUILD)/lib/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@

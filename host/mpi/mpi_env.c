@@ -43,6 +43,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         nc_host_printf("libmpi: MPI_NC_BARRIER='%s' is not 'host' or 'nic'\n", s);
         nc_host_exit(2);
     }
+    mpi_state.debug = getenv("MPI_NC_DEBUG") && strcmp(getenv("MPI_NC_DEBUG"), "0");
     mpi_comm_init_predefined(mpi_state.world_rank, mpi_state.world_size);
     if ((rc = mpi_net_init()))
         return mpi_error(NULL, MPI_ERR_OTHER, "MPI_Init", "cannot open the NIC's port 0: %s",

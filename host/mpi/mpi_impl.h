@@ -145,8 +145,10 @@ struct mpi_state {
     int world_rank, world_size;
     int thread_level;
     size_t eager_max;           /* largest message sent eagerly (MPI_NC_EAGER_MAX) */
+    uint64_t spin_ns;           /* a blocking wait polls this long before sleeping */
     size_t chunk;               /* rendezvous data per packet (MPI_NC_CHUNK) */
-    int barrier_nic;            /* MPI_Barrier on the NIC (MPI_NC_BARRIER) */
+    int barrier_nic;
+    int debug;                  /* MPI_NC_DEBUG: say what a stalled wait waits for */            /* MPI_Barrier on the NIC (MPI_NC_BARRIER) */
     uint32_t next_ctx;          /* lowest context id this process has not used */
     uint64_t t0_ns;             /* MPI_Wtime's origin */
     /* buffered sends */
@@ -165,6 +167,11 @@ void mpi_net_send(int dst, const struct mpi_hdr *h, const void *data, size_t len
                   MPI_Request owner);
 /* Poll the NIC and move queued packets: every blocking call loops on it. */
 void mpi_progress(void);
+/* The same inside a blocking call: may sleep on the NIC's interrupt once
+ * nothing happened since *idle_since for MPI_NC_SPIN_US. */
+void mpi_progress_wait(uint64_t *idle_since);
+void mpi_net_dump(const char *why);
+void mpi_match_dump(void);
 
 /* Matching (mpi_match.c): called by mpi_net.c for each packet in arrival order. */
 void mpi_match_packet(int src_world, const struct mpi_hdr *h, const uint8_t *payload, size_t len);

@@ -228,3 +228,14 @@ bool mpi_match_cancel(MPI_Request r)
     }
     return false;
 }
+
+void mpi_match_dump(void)
+{
+    for (MPI_Request r = posted_head; r; r = r->next)
+        nc_host_printf("libmpi: rank %d:   posted receive: source %d tag %d ctx %u\n",
+                       mpi_state.world_rank, r->peer, r->tag, r->ctx);
+    for (struct unexp *u = unexp_head; u; u = u->next)
+        nc_host_printf("libmpi: rank %d:   unexpected %s: source %d tag %d ctx %u, %zu bytes\n",
+                       mpi_state.world_rank, u->rts ? "RTS" : "message", u->src, u->tag, u->ctx,
+                       u->len);
+}

@@ -36,7 +36,6 @@ static nc_port *port;
 static uint8_t *arena;
 static size_t slot_size;
 static int free_slots[NC_SEND_SLOTS], nfree;
-static MPI_Request slot_owner[NC_SEND_SLOTS];
 static struct pkt *q_head, *q_tail;         /* waiting for a staging slot */
 static struct pkt *self_head, *self_tail;   /* to this rank, with their bytes */
 
@@ -64,6 +63,7 @@ int mpi_net_init(void)
         return rc;
     /* MPICH-GM's switch point; docs/mpi.md says how it was chosen */
     mpi_state.chunk = env_size("MPI_NC_CHUNK", 32768, 1024, (1u << 20) - 64);
+    mpi_state.spin_ns = 1000 * env_size("MPI_NC_SPIN_US", 200, 0, 1000000000);
     mpi_state.eager_max = env_size("MPI_NC_EAGER_MAX", 16287, 0, mpi_state.chunk);
     slot_size = (sizeof(struct mpi_hdr) + mpi_state.chunk + 63) & ~(size_t)63;
     arena = nc_alloc(port, slot_size * (NC_SEND_SLOTS + NC_RECV_SLOTS));
@@ -85,8 +85,9 @@ int mpi_net_init(void)
  * be receiving from us, so Finalize waits for that before closing. */
 void mpi_net_finalize(void)
 {
+    uint64_t idle = nc_host_now_ns();
     while (q_head || self_head || nfree < NC_SEND_SLOTS)
-        mpi_progress();
+        mpi_progress_wait(&idle);
     nc_close(port);
 }
 
@@ -135,7 +136,8 @@ void mpi_net_send(int dst, const struct mpi_hdr *h, const void *data, size_t len
     push_queue();       /* not mpi_progress: no packet is handled inside another */
 }
 
-/* Copy queued packets into free staging slots and hand them to the NIC. */
+/* Copy queued packets, oldest first, into free staging slots and hand
+ * them to the NIC (so packets to one destination keep their order). */
 static void push_queue(void)
 {
     while (q_head && nfree && nc_send_tokens(port)) {
@@ -157,7 +159,6 @@ static void push_queue(void)
                       p->dst, nc_strerror(rc));
             return;
         }
-        slot_owner[slot] = NULL;
         q_head = p->next;
         if (!q_head)
             q_tail = NULL;
@@ -187,23 +188,76 @@ static void handle_event(const nc_event *ev)
     }
 }
 
-void mpi_progress(void)
+/* What the engine holds (MPI_NC_DEBUG=1 prints it when a wait stalls). */
+void mpi_net_dump(const char *why)
 {
+    unsigned q = 0;
+    for (struct pkt *p = q_head; p; p = p->next)
+        q++;
+    nc_host_printf("libmpi: rank %d: %s: %u packets queued, %d staging slots free, "
+                   "%u send tokens, %u receive tokens\n", mpi_state.world_rank, why, q, nfree,
+                   nc_send_tokens(port), nc_recv_tokens(port));
+}
+
+/* Events, then queued packets, then packets to oneself (those queued
+ * before this call: handling one may queue more, after them). True if
+ * anything happened. */
+static bool progress_once(void)
+{
+    static uint64_t last_event_ns;
+    static bool told;
+    bool any = false;
     nc_event ev;
 
-    while (nc_poll(port, &ev))
+    while (nc_poll(port, &ev)) {
         handle_event(&ev);
+        any = true;
+    }
+    if (any) {
+        last_event_ns = nc_host_now_ns();
+        told = false;
+    } else if (mpi_state.debug && !told && nc_host_now_ns() - last_event_ns > 10000000) {
+        told = true;
+        mpi_net_dump("no NIC event for 10 ms");
+        mpi_match_dump();
+    }
     push_queue();
-    /* packets to oneself, those queued before this call: handling one
-     * may queue more (a CTS answering an RTS), after them */
     struct pkt *p = self_head;
     self_head = self_tail = NULL;
+    any |= p != NULL;
     while (p) {
         struct pkt *next = p->next;
         mpi_match_packet(mpi_state.world_rank, &p->h, p->data, p->len);
         free((void *)p->data);
         free(p);
         p = next;
+    }
+    return any;
+}
+
+void mpi_progress(void)
+{
+    progress_once();
+}
+
+/* A blocking wait: poll (as MPICH-GM did: the latency path never sleeps)
+ * until nothing has happened for MPI_NC_SPIN_US, then sleep on the NIC's
+ * interrupt in slices, so that a rank waiting long costs the emulator
+ * nothing (an idle host's clock jumps). */
+void mpi_progress_wait(uint64_t *idle_since)
+{
+    nc_event ev;
+
+    if (progress_once()) {
+        *idle_since = nc_host_now_ns();
+        return;
+    }
+    if (nc_host_now_ns() - *idle_since < mpi_state.spin_ns)
+        return;
+    if (nc_wait(port, &ev, 1000000) == NC_OK) {
+        handle_event(&ev);
+        *idle_since = nc_host_now_ns();
+        progress_once();
     }
 }
 

@@ -82,7 +82,11 @@ int mpi_start_send(MPI_Request r)
         mpi_pack_bytes(r->buf, (size_t)r->count, r->type, r->tmp);
         r->data = r->tmp;
     }
+#ifdef MPI_BROKEN_SSEND_EAGER           /* negative control: Ssend as a standard send */
+    if (r->bytes > mpi_state.eager_max) {
+#else
     if (r->mode == MODE_SYNC || r->bytes > mpi_state.eager_max) {
+#endif
         r->rndv = true;
         r->frags_left = 0;
         h.type = PKT_RTS;
@@ -352,8 +356,9 @@ int MPI_Buffer_attach(void *buf, int size)
 int MPI_Buffer_detach(void *buf_addr, int *size)
 {
     /* detach waits until the buffered messages have gone (MPI 3.1 3.6.1) */
+    uint64_t idle = nc_host_now_ns();
     while (mpi_state.bsend_used)
-        mpi_progress();
+        mpi_progress_wait(&idle);
     *(void **)buf_addr = mpi_state.bsend_buf;
     *size = (int)mpi_state.bsend_size;
     mpi_state.bsend_buf = NULL;
@@ -389,11 +394,13 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     int flag = 0, rc;
+    uint64_t idle = nc_host_now_ns();
 
-    while (!flag)
-        if ((rc = MPI_Iprobe(source, tag, comm, &flag, status)))
+    for (;;) {
+        if ((rc = MPI_Iprobe(source, tag, comm, &flag, status)) || flag)
             return rc;
-    return MPI_SUCCESS;
+        mpi_progress_wait(&idle);
+    }
 }
 
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype t, int *count)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mpi_impl.h"
+#include "nicoll/hostif.h"
 
 MPI_Request mpi_req_new(enum mpi_req_kind kind)
 {
@@ -83,8 +84,21 @@ int mpi_wait_one(MPI_Request *rp, MPI_Status *st)
         empty_status(st);
         return MPI_SUCCESS;
     }
-    while (!r->complete)
-        mpi_progress();
+    uint64_t t0 = mpi_state.debug ? nc_host_now_ns() : 0;
+    bool told = false;
+    uint64_t idle = nc_host_now_ns();
+    while (!r->complete) {
+        mpi_progress_wait(&idle);
+        if (mpi_state.debug && !told && nc_host_now_ns() - t0 > 10000000) {
+            told = true;
+            nc_host_printf("libmpi: rank %d: a %s request (peer %d, tag %d, ctx %u, %zu bytes) "
+                           "waits for more than 10 ms\n", mpi_state.world_rank,
+                           r->kind == REQ_SEND ? "send" : "receive", r->peer, r->tag, r->ctx,
+                           r->bytes);
+            mpi_net_dump("stalled");
+            mpi_match_dump();
+        }
+    }
     comm = r->comm;
     err = finish(rp, st);
     if (err)
@@ -141,9 +155,10 @@ static int all_done(int count, MPI_Request reqs[], MPI_Status sts[], const char 
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
     MPI_CHECK_INIT("MPI_Waitall");
+    uint64_t idle = nc_host_now_ns();
     for (int i = 0; i < count; i++)
         while (!inactive(reqs[i]) && !reqs[i]->complete)
-            mpi_progress();
+            mpi_progress_wait(&idle);
     return all_done(count, reqs, statuses, "MPI_Waitall");
 }
 
@@ -191,9 +206,11 @@ int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
     int flag = 0, rc;
 
     MPI_CHECK_INIT("MPI_Waitany");
+    uint64_t idle = nc_host_now_ns();
     for (;;) {
         if ((rc = MPI_Testany(count, reqs, index, &flag, status)) || flag)
             return rc;
+        mpi_progress_wait(&idle);
     }
 }
 
@@ -229,10 +246,14 @@ int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
     int rc;
 
     MPI_CHECK_INIT("MPI_Waitsome");
-    do {
+    uint64_t idle = nc_host_now_ns();
+    for (;;) {
         if ((rc = MPI_Testsome(incount, reqs, outcount, indices, statuses)))
             return rc;
-    } while (*outcount == 0);
+        if (*outcount != 0)
+            break;
+        mpi_progress_wait(&idle);
+    }
     return MPI_SUCCESS;
 }
 
