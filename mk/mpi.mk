@@ -8,15 +8,16 @@ MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -Ihost/mpi $(NCL_INC)
 MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # Deliberately broken libraries for the suite's negative controls (never
 # for real use): messages that overtake, communicators that mix, an Ssend
-# that does not wait for its receive.
-MPI_BROKEN := overtaking ignore_context ssend_eager
+# that does not wait for its receive, a barrier one round short, a reduction
+# that swaps its operands.
+MPI_BROKEN := overtaking ignore_context ssend_eager barrier_early reduce_order
 
 .PHONY: mpi
 mpi: $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun
 ALL_TARGETS += $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun \
                $(foreach v,$(MPI_BROKEN),$(BUILD)/lib/libmpi-emu-$(v).a) \
                $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so \
-               $(foreach v,$(MPI_BROKEN),$(MPI_T)/mpi_p2p-$(v).so)
+               $(foreach v,$(MPI_BROKEN),$(MPI_T)/mpi_p2p-$(v).so $(MPI_T)/mpi_coll-$(v).so)
 CHECK_SUITES += tests/mpi/suite
 
 $(BIN)/lanai-mpicc: host/tools/lanai-mpicc
@@ -54,7 +55,10 @@ $(MPI_T)/%.so: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
 	@mkdir -p $(@D)
 	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
 
-# The same program over a broken library (the suite's negative controls).
+# The same programs over a broken library (the suite's negative controls).
 $(MPI_T)/mpi_p2p-%.so: tests/mpi/mpi_p2p.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	LANAI_MPI_LIB=$(BUILD)/lib/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+$(MPI_T)/mpi_coll-%.so: tests/mpi/mpi_coll.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc
 	@mkdir -p $(@D)
 	LANAI_MPI_LIB=$(BUILD)/lib/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
