@@ -62,3 +62,33 @@ $(MPI_T)/mpi_p2p-%.so: tests/mpi/mpi_p2p.c tests/mpi/mpitest.h $(BUILD)/lib/libm
 $(MPI_T)/mpi_coll-%.so: tests/mpi/mpi_coll.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc
 	@mkdir -p $(@D)
 	LANAI_MPI_LIB=$(BUILD)/lib/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+
+# The OSU Micro-Benchmarks 5.3, unmodified, built out of tree from the
+# shared copy with lanai-mpicc (never copied into the project). make
+# bench-omb runs them (tests/mpi/omb); tests/mpi/suite runs a short set.
+OMB_DIR  ?= $(abspath ../shared/third_party/osu-micro-benchmarks-5.3)
+OMB_B    := $(BUILD)/omb
+OMB_P2P  := osu_latency osu_bw osu_bibw osu_multi_lat
+OMB_COLL := osu_barrier osu_bcast osu_reduce osu_allreduce osu_gather osu_gatherv \
+            osu_scatter osu_scatterv osu_allgather osu_allgatherv osu_alltoall osu_alltoallv \
+            osu_reduce_scatter
+OMB_SOS  := $(addprefix $(OMB_B)/,$(addsuffix .so,$(OMB_P2P) $(OMB_COLL)))
+
+$(addprefix $(OMB_B)/,$(addsuffix .so,$(OMB_P2P))): $(OMB_B)/%.so: $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -O2 -I$(OMB_DIR)/mpi/pt2pt $(OMB_DIR)/mpi/pt2pt/$*.c \
+	    $(OMB_DIR)/mpi/pt2pt/osu_pt2pt.c -o $@
+$(addprefix $(OMB_B)/,$(addsuffix .so,$(OMB_COLL))): $(OMB_B)/%.so: $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -O2 -I$(OMB_DIR)/mpi/collective $(OMB_DIR)/mpi/collective/$*.c \
+	    $(OMB_DIR)/mpi/collective/osu_coll.c -o $@
+
+.PHONY: omb bench-omb
+omb: mpi $(BUILD)/firmware/mcp.img
+	@if [ -d "$(OMB_DIR)" ]; then $(MAKE) --no-print-directory $(OMB_SOS); \
+	else echo "omb: skipped: no OSU Micro-Benchmarks 5.3 at $(OMB_DIR)"; fi
+bench-omb: omb
+	@if [ -d "$(OMB_DIR)" ]; then bash tests/mpi/omb bench $(BUILD)/bench/omb; fi
+ifneq ($(wildcard $(OMB_DIR)/mpi),)
+ALL_TARGETS += $(OMB_SOS)
+endif
