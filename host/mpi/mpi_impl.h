@@ -189,5 +189,9 @@ struct mpi_op_s { MPI_User_function *user; int commute; int which; bool predefin
 
 /* ---- host runtime ----------------------------------------------------------------- */
 void mpi_stdio_flush(void);
+/* MPI_NC_COMPUTE (mpi_compute.c): the rank's own CPU time charged to its clock */
+void mpi_compute_init(void);
+void mpi_compute_charge(void);
+void mpi_compute_mark(void);
 
 #endif

@@ -209,6 +209,7 @@ static bool progress_once(void)
     bool any = false;
     nc_event ev;
 
+    mpi_compute_charge();
     while (nc_poll(port, &ev)) {
         handle_event(&ev);
         any = true;
@@ -232,6 +233,7 @@ static bool progress_once(void)
         free(p);
         p = next;
     }
+    mpi_compute_mark();
     return any;
 }
 
@@ -259,6 +261,7 @@ void mpi_progress_wait(uint64_t *idle_since)
         *idle_since = nc_host_now_ns();
         progress_once();
     }
+    mpi_compute_mark();
 }
 
 int mpi_barrier_nic(MPI_Comm comm)

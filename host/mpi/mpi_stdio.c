@@ -36,8 +36,10 @@ static void flush_line(struct linebuf *l)
 {
     if (!l->len)
         return;
+    mpi_compute_charge();       /* printing may let other ranks run: charge first */
     nc_host_printf("%s%.*s\n", l == &err_line ? "\x02" : "", (int)l->len, l->buf);
     l->len = 0;
+    mpi_compute_mark();
 }
 
 static void put_bytes(struct linebuf *l, const char *s, size_t n)

@@ -220,8 +220,36 @@ static void fatal(void)
     MPI_Recv(&x, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+/* A fixed amount of work (about 10^7 additions). */
+static double work(long n)
+{
+    volatile double x = 0;
+    for (long i = 0; i < n; i++)
+        x += (double)i * 0.5;
+    return x;
+}
+
+static void compute(void)
+{
+    /* with MPI_NC_COMPUTE=measured the work shows in MPI_Wtime; with
+     * off it does not (the suite checks the printed time in both) */
+    double t0 = MPI_Wtime();
+    work(10000000);
+    double dt = MPI_Wtime() - t0;
+    printf("compute rank %d elapsed_us=%.3f\n", me, dt * 1e6);
+    /* an OSU-style calibration: more work until 200 us have passed; it
+     * must end in both modes (each Wtime costs time) */
+    long n = 0;
+    t0 = MPI_Wtime();
+    while (MPI_Wtime() - t0 < 200e-6) {
+        work(1000);
+        n++;
+    }
+    CHECK(n > 0, "calibration loop");
+}
+
 static const struct scenario scenarios[] = {
-    { "types", types }, { "errors", errors }, { "env", env }, { "abort", abort_ },
+    { "compute", compute }, { "types", types }, { "errors", errors }, { "env", env }, { "abort", abort_ },
     { "exit", exit_ }, { "fatal", fatal }, { NULL, NULL },
 };
 
