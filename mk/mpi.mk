@@ -9,8 +9,8 @@ MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # Deliberately broken libraries for the suite's negative controls (never
 # for real use): messages that overtake, communicators that mix, an Ssend
 # that does not wait for its receive, a barrier one round short, a reduction
-# that swaps its operands.
-MPI_BROKEN := overtaking ignore_context ssend_eager barrier_early reduce_order
+# that swaps its operands, non-blocking collectives complete when started.
+MPI_BROKEN := overtaking ignore_context ssend_eager barrier_early reduce_order nbc_early
 
 .PHONY: mpi
 mpi: $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun
@@ -71,7 +71,8 @@ OMB_B    := $(BUILD)/omb
 OMB_P2P  := osu_latency osu_bw osu_bibw osu_multi_lat
 OMB_COLL := osu_barrier osu_bcast osu_reduce osu_allreduce osu_gather osu_gatherv \
             osu_scatter osu_scatterv osu_allgather osu_allgatherv osu_alltoall osu_alltoallv \
-            osu_reduce_scatter
+            osu_reduce_scatter osu_ibarrier osu_ibcast osu_igather osu_igatherv osu_iscatter \
+            osu_iscatterv osu_iallgather osu_iallgatherv osu_ialltoall osu_ialltoallv osu_ialltoallw
 OMB_SOS  := $(addprefix $(OMB_B)/,$(addsuffix .so,$(OMB_P2P) $(OMB_COLL)))
 
 $(addprefix $(OMB_B)/,$(addsuffix .so,$(OMB_P2P))): $(OMB_B)/%.so: $(MPI_LIB) $(BIN)/lanai-mpicc

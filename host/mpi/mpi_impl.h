@@ -184,6 +184,7 @@ void mpi_send_rndv_data(MPI_Request r);
 
 /* ---- collectives ------------------------------------------------------------------ */
 int mpi_barrier_nic(MPI_Comm comm);
+void mpi_nbc_progress(void);
 void mpi_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype t);
 struct mpi_op_s { MPI_User_function *user; int commute; int which; bool predefined; };
 

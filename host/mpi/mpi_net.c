@@ -134,6 +134,7 @@ void mpi_net_send(int dst, const struct mpi_hdr *h, const void *data, size_t len
         q_head = p;
     q_tail = p;
     push_queue();       /* not mpi_progress: no packet is handled inside another */
+    mpi_compute_mark();
 }
 
 /* Copy queued packets, oldest first, into free staging slots and hand
@@ -233,6 +234,7 @@ static bool progress_once(void)
         free(p);
         p = next;
     }
+    mpi_nbc_progress();
     mpi_compute_mark();
     return any;
 }
@@ -256,7 +258,9 @@ void mpi_progress_wait(uint64_t *idle_since)
     }
     if (nc_host_now_ns() - *idle_since < mpi_state.spin_ns)
         return;
-    if (nc_wait(port, &ev, 1000000) == NC_OK) {
+    int rc = nc_wait(port, &ev, 1000000);
+    mpi_compute_mark();         /* other ranks ran while this one slept */
+    if (rc == NC_OK) {
         handle_event(&ev);
         *idle_since = nc_host_now_ns();
         progress_once();
@@ -287,8 +291,10 @@ int mpi_barrier_nic(MPI_Comm comm)
     for (;;) {
         nc_event ev;
         if (nc_poll(port, &ev)) {
-            if (ev.type == NC_EVENT_BARRIER)
+            if (ev.type == NC_EVENT_BARRIER) {
+                mpi_compute_mark();
                 return ev.status;
+            }
             handle_event(&ev);
         }
         push_queue();

@@ -99,6 +99,7 @@ int mpi_start_send(MPI_Request r)
         h.type = PKT_EAGER;
         mpi_net_send(dst, &h, r->data, r->bytes, r);
     }
+    mpi_compute_mark();     /* packing may have let other ranks run */
     return MPI_SUCCESS;
 }
 
@@ -155,7 +156,9 @@ static int begin_recv(MPI_Request r)
         r->tmp = malloc(r->bytes);
         r->data = r->tmp;
     }
-    return mpi_start_recv(r);
+    int rc = mpi_start_recv(r);
+    mpi_compute_mark();
+    return rc;
 }
 
 MPI_Request mpi_isend_ctx(const void *buf, size_t count, MPI_Datatype t, int dest, int tag,

@@ -293,8 +293,73 @@ static void scan(void)
     free(in);
 }
 
+/* Non-blocking collectives: several outstanding at once, completed in
+ * any order by Test and Waitall, results as the blocking ones'; an
+ * Ibarrier keeps the barrier property. */
+static void nonblocking(void)
+{
+    MPI_Request r[5];
+    int b1[100], b2[100], g[4 * 64], a2a_s[64], a2a_r[64], ag[64];
+    double in, out, *all = malloc(2 * sizeof(double) * (size_t)np);
+
+    for (int i = 0; i < 100; i++) {
+        b1[i] = me == 0 ? i : -1;
+        b2[i] = me == np - 1 ? 7 * i : -1;
+    }
+    for (int j = 0; j < np; j++)
+        a2a_s[j] = me * 100 + j;
+    int mine = me * 3 + 1;
+    MPI_Ibcast(b1, 100, MPI_INT, 0, MPI_COMM_WORLD, &r[0]);
+    MPI_Ibcast(b2, 100, MPI_INT, np - 1, MPI_COMM_WORLD, &r[1]);
+    MPI_Iallgather(&mine, 1, MPI_INT, ag, 1, MPI_INT, MPI_COMM_WORLD, &r[2]);
+    MPI_Ialltoall(a2a_s, 1, MPI_INT, a2a_r, 1, MPI_INT, MPI_COMM_WORLD, &r[3]);
+    int quad[4] = { me, me + 1, me + 2, me + 3 };
+    MPI_Igather(quad, 4, MPI_INT, g, 4, MPI_INT, np / 2, MPI_COMM_WORLD, &r[4]);
+    int flag = 0;
+    long tests = 0;
+    while (!flag) {     /* compute while they run, testing as OSU does */
+        spin_us(2);
+        MPI_Testall(5, r, &flag, MPI_STATUSES_IGNORE);
+        tests++;
+    }
+    int bad = 0;
+    for (int i = 0; i < 100; i++)
+        bad += b1[i] != i || b2[i] != 7 * i;
+    CHECK(!bad, "two Ibcasts at once: %d wrong", bad);
+    for (int i = 0; i < np; i++)
+        bad += ag[i] != i * 3 + 1 || a2a_r[i] != i * 100 + me;
+    CHECK(!bad, "Iallgather / Ialltoall: %d wrong", bad);
+    if (me == np / 2)
+        for (int i = 0; i < 4 * np; i++)
+            bad += g[i] != i / 4 + i % 4;
+    CHECK(!bad, "Igather: %d wrong", bad);
+    int sc[4] = { -1, -1, -1, -1 };
+    MPI_Iscatter(g, 4, MPI_INT, sc, 4, MPI_INT, np / 2, MPI_COMM_WORLD, &r[0]);
+    MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    CHECK(sc[0] == me && sc[3] == me + 3, "Iscatter: %d %d", sc[0], sc[3]);
+    for (int round = 0; round < 2; round++) {
+        spin_us(29.0 * ((me * 5 + round) % np));
+        in = MPI_Wtime();
+        MPI_Ibarrier(MPI_COMM_WORLD, &r[0]);
+        MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+        out = MPI_Wtime();
+        double pair[2] = { in, out };
+        MPI_Allgather(pair, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, MPI_COMM_WORLD);
+        double last_in = 0, first_out = 1e30;
+        for (int i = 0; i < np; i++) {
+            if (all[2 * i] > last_in)
+                last_in = all[2 * i];
+            if (all[2 * i + 1] < first_out)
+                first_out = all[2 * i + 1];
+        }
+        CHECK(first_out >= last_in, "Ibarrier round %d: left at %.3f, last came at %.3f", round,
+              first_out * 1e6, last_in * 1e6);
+    }
+    free(all);
+}
+
 static const struct scenario scenarios[] = {
-    { "barrier", barrier }, { "bcast", bcast }, { "reduce", reduce },
+    { "nonblocking", nonblocking }, { "barrier", barrier }, { "bcast", bcast }, { "reduce", reduce },
     { "allreduce", allreduce }, { "gather", gather }, { "scan", scan }, { NULL, NULL },
 };
 
