@@ -344,6 +344,18 @@ int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                    const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
                    const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm,
                    MPI_Request *req);
+int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request *req);
+int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *req);
+int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+              MPI_Comm comm, MPI_Request *req);
+int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                MPI_Comm comm, MPI_Request *req);
+int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *req);
+int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
+                              MPI_Op op, MPI_Comm comm, MPI_Request *req);
 int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype type, MPI_Op op);
 int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op);
 int MPI_Op_free(MPI_Op *op);

@@ -17,7 +17,10 @@
 #define AT(buf, i, t) ((uint8_t *)(buf) + (MPI_Aint)(i) * (t)->extent)
 
 struct nbc_xfer { bool send; void *buf; size_t count; MPI_Datatype t; int peer; };
-struct nbc_round { int n, cap; struct nbc_xfer *x; };
+/* After a round's transfers: inout = in (op) inout, or (op NULL) a copy in -> inout. */
+struct nbc_local { MPI_Op op; const void *in; void *inout; size_t count; MPI_Datatype t; };
+struct nbc_round { int n, cap; struct nbc_xfer *x; int nl, lcap; struct nbc_local *l; };
+struct nbc_alloc { void *p; MPI_Datatype t; };
 
 struct mpi_nbc {
     MPI_Comm comm;
@@ -26,6 +29,8 @@ struct mpi_nbc {
     struct nbc_round *round;
     MPI_Request *reqs;          /* the current round's */
     void *scratch;              /* freed at the end (MPI_IN_PLACE copies) */
+    int nalloc;
+    struct nbc_alloc alloc[4];  /* reduction buffers (coll_alloc), freed at the end */
     MPI_Request owner;
     struct mpi_nbc *next;
 };
@@ -66,6 +71,39 @@ static void xfer(struct mpi_nbc *s, bool send, const void *buf, size_t count, MP
     r->x[r->n++] = (struct nbc_xfer){ send, (void *)buf, count, t, peer };
 }
 
+static void local(struct mpi_nbc *s, MPI_Op op, const void *in, void *inout, size_t count,
+                  MPI_Datatype t)
+{
+    struct nbc_round *r;
+
+    if (!s->nrounds)
+        next_round(s);
+    r = &s->round[s->nrounds - 1];
+    if (r->nl == r->lcap) {
+        r->lcap = r->lcap ? 2 * r->lcap : 4;
+        r->l = realloc(r->l, sizeof *r->l * (size_t)r->lcap);
+    }
+    r->l[r->nl++] = (struct nbc_local){ op, in, inout, count, t };
+}
+
+static void *scratch(struct mpi_nbc *s, size_t count, MPI_Datatype t)
+{
+    void *p = coll_alloc(count, t);
+    s->alloc[s->nalloc++] = (struct nbc_alloc){ p, t };
+    return p;
+}
+
+static void run_locals(struct nbc_round *r)
+{
+    for (int i = 0; i < r->nl; i++) {
+        struct nbc_local *l = &r->l[i];
+        if (l->op)
+            mpi_op_apply(l->op, l->in, l->inout, l->count, l->t);
+        else
+            coll_copy(l->inout, l->in, l->count, l->t);
+    }
+}
+
 static void start_round(struct mpi_nbc *s)
 {
     struct nbc_round *r = &s->round[s->cur];
@@ -86,8 +124,12 @@ static void start_round(struct mpi_nbc *s)
 
 static void finish(struct mpi_nbc *s)
 {
-    for (int i = 0; i < s->nrounds; i++)
+    for (int i = 0; i < s->nrounds; i++) {
         free(s->round[i].x);
+        free(s->round[i].l);
+    }
+    for (int i = 0; i < s->nalloc; i++)
+        coll_free(s->alloc[i].p, s->alloc[i].t);
     free(s->round);
     free(s->reqs);
     free(s->scratch);
@@ -118,6 +160,7 @@ void mpi_nbc_progress(void)
                 if (s->reqs[i])
                     mpi_req_release(s->reqs[i]);
             memset(s->reqs, 0, sizeof *s->reqs * (size_t)r->n);
+            run_locals(r);
             if (++s->cur == s->nrounds) {
                 done = true;
                 break;
@@ -142,6 +185,8 @@ static int launch(struct mpi_nbc *s, MPI_Request *req)
     *req = r;
     if (!s->nrounds) {          /* nothing to exchange (one rank) */
         free(s->scratch);
+        for (int i = 0; i < s->nalloc; i++)
+            coll_free(s->alloc[i].p, s->alloc[i].t);
         free(s);
         mpi_req_complete(r);
         return MPI_SUCCESS;
@@ -428,5 +473,172 @@ int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int
     free(sd);
     free(rcn);
     free(rd);
+    return rc;
+}
+
+/* ---- reductions ---------------------------------------------------------------- */
+/* Binomial reduction to 'root' of 'in' into the scratch 'acc' (valid at the
+ * root when the rounds are done), as reduce_binomial in mpi_coll.c. */
+static void reduce_rounds(struct mpi_nbc *s, const void *in, void *acc, size_t count,
+                          MPI_Datatype t, MPI_Op op, int root)
+{
+    int n = s->comm->size, vr = (s->comm->rank - root + n) % n;
+    void *tmp = scratch(s, count, t);
+
+    next_round(s);
+    local(s, NULL, in, acc, count, t);
+    for (int mask = 1; mask < n; mask <<= 1) {
+        if (vr & mask) {
+            next_round(s);
+            xfer(s, true, acc, count, t, (vr - mask + root) % n);
+            break;
+        }
+        if (vr + mask < n) {
+            next_round(s);
+            xfer(s, false, tmp, count, t, (vr + mask + root) % n);
+            local(s, op, acc, tmp, count, t);       /* tmp = acc op tmp */
+            local(s, NULL, tmp, acc, count, t);
+        }
+    }
+}
+
+static int check_red(MPI_Comm comm, MPI_Op op, MPI_Datatype t, int count, const char *fn)
+{
+    int rc = coll_check(comm, fn);
+    return rc ? rc : coll_check_op(comm, op, t, count, fn);
+}
+
+int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request *req)
+{
+    int rc;
+
+    if ((rc = check_red(comm, op, t, count, "MPI_Ireduce")))
+        return rc;
+    if (root < 0 || root >= comm->size)
+        return mpi_error(comm, MPI_ERR_ROOT, "MPI_Ireduce", "root %d not in 0..%d", root,
+                         comm->size - 1);
+    struct mpi_nbc *s = nbc_new(comm);
+    void *acc = scratch(s, (size_t)count, t);
+    bool direct = op->commute || root == 0;
+    reduce_rounds(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, acc, (size_t)count, t, op,
+                  direct ? root : 0);
+    if (!direct && comm->rank == 0) {
+        next_round(s);
+        xfer(s, true, acc, (size_t)count, t, root);
+    }
+    if (comm->rank == root) {
+        next_round(s);
+        if (direct)
+            local(s, NULL, acc, rbuf, (size_t)count, t);
+        else
+            xfer(s, false, rbuf, (size_t)count, t, 0);
+    }
+    return launch(s, req);
+}
+
+int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    int rc;
+
+    if ((rc = check_red(comm, op, t, count, "MPI_Iallreduce")))
+        return rc;
+    struct mpi_nbc *s = nbc_new(comm);
+    void *acc = scratch(s, (size_t)count, t);
+    size_t c = (size_t)count;
+    reduce_rounds(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, acc, c, t, op, 0);
+    if (comm->rank == 0) {
+        next_round(s);
+        local(s, NULL, acc, rbuf, c, t);
+    }
+    if (comm->size > 1)
+        bcast_rounds(s, 0, 1, &rbuf, &c, t);
+    return launch(s, req);
+}
+
+static int iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *req, bool exclusive, const char *fn)
+{
+    int rc;
+
+    if ((rc = check_red(comm, op, t, count, fn)))
+        return rc;
+    struct mpi_nbc *s = nbc_new(comm);
+    size_t c = (size_t)count;
+    void *mine = scratch(s, c, t), *prefix = scratch(s, c, t);
+    next_round(s);
+    local(s, NULL, sbuf == MPI_IN_PLACE ? rbuf : sbuf, mine, c, t);
+    if (comm->rank > 0) {
+        next_round(s);
+        xfer(s, false, prefix, c, t, comm->rank - 1);
+        if (exclusive)
+            local(s, NULL, prefix, rbuf, c, t);
+        local(s, op, prefix, mine, c, t);           /* mine = prefix op mine */
+    }
+    if (!exclusive)
+        local(s, NULL, mine, rbuf, c, t);
+    if (comm->rank + 1 < comm->size) {
+        next_round(s);
+        xfer(s, true, mine, c, t, comm->rank + 1);
+    }
+    return launch(s, req);
+}
+
+int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+              MPI_Request *req)
+{
+    return iscan(sbuf, rbuf, count, t, op, comm, req, false, "MPI_Iscan");
+}
+
+int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
+                MPI_Comm comm, MPI_Request *req)
+{
+    return iscan(sbuf, rbuf, count, t, op, comm, req, true, "MPI_Iexscan");
+}
+
+/* Reduce_scatter: a reduction to rank 0, then its parts scattered. */
+int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype t,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+    int rc, total = 0;
+
+    if ((rc = coll_check(comm, "MPI_Ireduce_scatter")))
+        return rc;
+    for (int i = 0; i < comm->size; i++)
+        total += rcounts[i];
+    if ((rc = coll_check_op(comm, op, t, total, "MPI_Ireduce_scatter")))
+        return rc;
+    struct mpi_nbc *s = nbc_new(comm);
+    void *all = scratch(s, (size_t)total, t);
+    reduce_rounds(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, all, (size_t)total, t, op, 0);
+    next_round(s);
+    if (comm->rank == 0) {
+        int at = 0;
+        for (int i = 0; i < comm->size; i++) {
+            if (i == 0)
+                local(s, NULL, all, rbuf, (size_t)rcounts[0], t);
+            else
+                xfer(s, true, AT(all, at, t), (size_t)rcounts[i], t, i);
+            at += rcounts[i];
+        }
+    } else {
+        xfer(s, false, rbuf, (size_t)rcounts[comm->rank], t, 0);
+    }
+    return launch(s, req);
+}
+
+int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype t,
+                              MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+    int rc;
+
+    if ((rc = coll_check(comm, "MPI_Ireduce_scatter_block")))
+        return rc;
+    int *counts = malloc(sizeof(int) * (size_t)comm->size);
+    for (int i = 0; i < comm->size; i++)
+        counts[i] = rcount;
+    rc = MPI_Ireduce_scatter(sbuf, rbuf, counts, t, op, comm, req);
+    free(counts);
     return rc;
 }

@@ -337,6 +337,36 @@ static void nonblocking(void)
     MPI_Iscatter(g, 4, MPI_INT, sc, 4, MPI_INT, np / 2, MPI_COMM_WORLD, &r[0]);
     MPI_Wait(&r[0], MPI_STATUS_IGNORE);
     CHECK(sc[0] == me && sc[3] == me + 3, "Iscatter: %d %d", sc[0], sc[3]);
+    /* reductions: several at once, a non-commutative one to the last rank */
+    MPI_Op fl;
+    MPI_Op_create(firstlast, 0, &fl);
+    long v[50], sum[50];
+    int p[2] = { me, me }, q[2] = { -1, -1 }, sc1 = -1, ex = -1, one = me + 1;
+    for (int i = 0; i < 50; i++)
+        v[i] = me * i + 1;
+    MPI_Iallreduce(v, sum, 50, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &r[0]);
+    MPI_Ireduce(p, q, 1, MPI_2INT, fl, np - 1, MPI_COMM_WORLD, &r[1]);
+    MPI_Iscan(&one, &sc1, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[2]);
+    MPI_Iexscan(&one, &ex, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[3]);
+    MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+    bad = 0;
+    for (int i = 0; i < 50; i++)
+        bad += sum[i] != (long)i * np * (np - 1) / 2 + np;
+    CHECK(!bad, "Iallreduce: %d wrong", bad);
+    if (me == np - 1)
+        CHECK(q[0] == 0 && q[1] == np - 1, "Ireduce non-commutative: (%d, %d)", q[0], q[1]);
+    CHECK(sc1 == (me + 1) * (me + 2) / 2, "Iscan: %d", sc1);
+    if (me > 0)
+        CHECK(ex == me * (me + 1) / 2, "Iexscan: %d", ex);
+    MPI_Op_free(&fl);
+    /* Ireduce_scatter_block: rank i gets elements 2i, 2i+1 of the max */
+    int blk[2 * 64], ob[2] = { -1, -1 };
+    for (int k = 0; k < 2 * np; k++)
+        blk[k] = k + me;
+    MPI_Ireduce_scatter_block(blk, ob, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &r[0]);
+    MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    CHECK(ob[0] == 2 * me + np - 1 && ob[1] == 2 * me + np, "Ireduce_scatter_block: %d %d",
+          ob[0], ob[1]);
     for (int round = 0; round < 2; round++) {
         spin_us(29.0 * ((me * 5 + round) % np));
         in = MPI_Wtime();
