@@ -108,7 +108,7 @@ struct mpi_req_s {
     bool rndv;
     uint64_t peer_req;          /* the other side's request id (rendezvous) */
     struct mpi_req_s *next;     /* posted receive queue */
-    /* collective requests: a schedule, progressed by mpi_coll_progress */
+    /* non-blocking collectives: the schedule (mpi_nbc.c), advanced by mpi_nbc_progress */
     struct mpi_nbc *nbc;
 };
 
@@ -131,7 +131,7 @@ MPI_Request mpi_irecv_ctx(void *buf, size_t count, MPI_Datatype t, int src, int 
 enum mpi_pkt_type { PKT_EAGER = 1, PKT_RTS = 2, PKT_CTS = 3, PKT_DATA = 4 };
 struct mpi_hdr {
     uint8_t type;               /* enum mpi_pkt_type */
-    uint8_t sync;               /* EAGER of MPI_Ssend: never sent (Ssend uses RTS) */
+    uint8_t sync;               /* unused, 0: an MPI_Ssend goes by RTS whatever its size */
     uint16_t pad;
     uint32_t ctx;
     int32_t src;                /* sender's rank in the communicator */
