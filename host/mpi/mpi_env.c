@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Environment: Init/Finalize, the clock, the library's name. Rank =
+ * node id, size = node count: one rank per node of the emulated cluster.
+ * Settings are environment variables read by MPI_Init (docs/mpi.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_impl.h"
+#include "nicoll.h"
+#include "nicoll/hostif.h"
+
+struct mpi_state mpi_state = { .next_ctx = 4 };
+
+/* MPI_Wtime's own cost: a program that loops on it until some time has
+ * passed must see time pass (the host reads a clock: a few tens of ns). */
+#define WTIME_COST_NS 25
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    const char *s;
+    int rc;
+
+    (void)argc;
+    (void)argv;
+    if (mpi_state.initialized)
+        return mpi_error(NULL, MPI_ERR_OTHER, "MPI_Init", "called twice");
+    mpi_state.world_rank = (int)nc_host_node();
+    mpi_state.world_size = (int)nc_host_nodes();
+    /* No threads in a host program: SINGLE and FUNNELED hold trivially,
+     * SERIALIZED and MULTIPLE are not offered. */
+    mpi_state.thread_level = required > MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : required;
+    if (provided)
+        *provided = mpi_state.thread_level;
+    s = getenv("MPI_NC_BARRIER");
+    if (!s || !strcmp(s, "host"))
+        mpi_state.barrier_nic = 0;
+    else if (!strcmp(s, "nic"))
+        mpi_state.barrier_nic = 1;
+    else {
+        nc_host_printf("libmpi: MPI_NC_BARRIER='%s' is not 'host' or 'nic'\n", s);
+        nc_host_exit(2);
+    }
+    mpi_state.debug = getenv("MPI_NC_DEBUG") && strcmp(getenv("MPI_NC_DEBUG"), "0");
+    mpi_comm_init_predefined(mpi_state.world_rank, mpi_state.world_size);
+    if ((rc = mpi_net_init()))
+        return mpi_error(NULL, MPI_ERR_OTHER, "MPI_Init", "cannot open the NIC's port 0: %s",
+                         nc_strerror(rc));
+    mpi_state.initialized = true;
+    mpi_state.t0_ns = nc_host_now_ns();
+    mpi_compute_init();
+    return MPI_SUCCESS;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, NULL);
+}
+
+int MPI_Query_thread(int *provided)
+{
+    *provided = mpi_state.thread_level;
+    return MPI_SUCCESS;
+}
+
+int MPI_Is_thread_main(int *flag)
+{
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int MPI_Initialized(int *flag)
+{
+    *flag = mpi_state.initialized;
+    return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int *flag)
+{
+    *flag = mpi_state.finalized;
+    return MPI_SUCCESS;
+}
+
+int MPI_Finalize(void)
+{
+    MPI_CHECK_INIT("MPI_Finalize");
+    /* Every rank's packets must have reached their peers before any port
+     * closes: a barrier, then our own sends acknowledged. */
+    MPI_Barrier(MPI_COMM_WORLD);
+    mpi_net_finalize();
+    mpi_state.finalized = true;
+    mpi_stdio_flush();
+    return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    (void)comm;
+    mpi_stdio_flush();
+    nc_host_printf("libmpi: rank %d called MPI_Abort(%d): the run ends\n",
+                   mpi_state.world_rank, errorcode);
+    /* the real exit(): it ends the whole cluster, naming this node */
+    extern void mpi_real_exit(int) __attribute__((noreturn));
+    mpi_real_exit(errorcode & 0xff ? errorcode & 0xff : 1);
+}
+
+double MPI_Wtime(void)
+{
+    mpi_compute_charge();
+    nc_host_compute_ns(WTIME_COST_NS);
+    double t = (double)(nc_host_now_ns() - mpi_state.t0_ns) * 1e-9;
+    mpi_compute_mark();
+    return t;
+}
+
+double MPI_Wtick(void)
+{
+    return 1e-9;
+}
+
+int MPI_Get_processor_name(char *name, int *resultlen)
+{
+    *resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "myrinet-node%u", nc_host_node());
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int *version, int *subversion)
+{
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char *version, int *resultlen)
+{
+    *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                          "nicoll libmpi (MPI %d.%d subset over libnicoll; docs/mpi.md)",
+                          MPI_VERSION, MPI_SUBVERSION);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libmpi's internals: the objects behind the handles of mpi.h and the
+ * interfaces between its parts (docs/mpi.md, "How it works").
+ */
+#ifndef MPI_IMPL_H
+#define MPI_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpi.h"
+
+/* ---- datatypes: every type is its flattened type map, a list of byte
+ * blocks (offset from the buffer, length) in order; 'base' is the one
+ * predefined type of every element, when there is one (reductions). */
+struct mpi_block { MPI_Aint off; size_t len; };
+
+enum mpi_base {
+    B_NONE = 0, B_CHAR, B_SCHAR, B_UCHAR, B_BYTE, B_SHORT, B_USHORT, B_INT, B_UINT,
+    B_LONG, B_ULONG, B_LLONG, B_ULLONG, B_FLOAT, B_DOUBLE, B_LDOUBLE, B_WCHAR, B_BOOL,
+    B_INT8, B_INT16, B_INT32, B_INT64, B_UINT8, B_UINT16, B_UINT32, B_UINT64,
+    B_PACKED, B_AINT, B_OFFSET, B_COUNT,
+    B_FLOAT_INT, B_DOUBLE_INT, B_LONG_INT, B_2INT, B_SHORT_INT, B_LDOUBLE_INT
+};
+
+struct mpi_type_s {
+    const char *name;
+    bool predefined, committed;
+    enum mpi_base base;         /* B_NONE: elements of different types */
+    size_t size;                /* bytes of data */
+    MPI_Aint lb, extent;        /* lb and extent (resized ones included) */
+    MPI_Aint true_lb, true_extent;
+    bool contig;                /* one block at offset 0 of 'size' bytes, extent == size */
+    size_t nblocks;             /* the type map (predefined: one block) */
+    struct mpi_block *blocks;
+    struct mpi_block one;       /* storage of a predefined type's block */
+    size_t elements;            /* predefined elements per instance */
+};
+
+size_t mpi_pack_bytes(const void *buf, size_t count, MPI_Datatype t, void *out);
+size_t mpi_unpack_bytes(const void *in, size_t bytes, void *buf, size_t count, MPI_Datatype t);
+bool mpi_type_ok(MPI_Datatype t);
+
+/* ---- groups and communicators ------------------------------------------------ */
+struct mpi_group_s {
+    int size;
+    int rank;                   /* this process's rank in it, or MPI_UNDEFINED */
+    int *world;                 /* world rank of each member */
+    bool predefined;
+    int refs;
+};
+
+struct mpi_comm_s {
+    uint32_t ctx;               /* point-to-point context id; collectives use ctx + 1 */
+    int rank, size;
+    MPI_Group group;
+    MPI_Errhandler errh;
+    bool predefined;
+    uint32_t coll_seq;          /* collective calls so far (tags of non-blocking ones) */
+};
+
+int mpi_world_rank(MPI_Comm c, int rank);
+void mpi_comm_init_predefined(int rank, int size);
+
+/* ---- errors -------------------------------------------------------------------- */
+struct mpi_errh_s { int fatal; bool predefined; };
+
+/* Report err on comm (its handler: fatal ends the run naming the rank and
+ * the function); returns err for MPI_ERRORS_RETURN. */
+int mpi_error(MPI_Comm comm, int err, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int mpi_unsupported(const char *fn, const char *why);
+#define MPI_CHECK_INIT(fn) do { if (!mpi_state.initialized || mpi_state.finalized) \
+        return mpi_error(NULL, MPI_ERR_OTHER, fn, "called %s MPI_Init", \
+                         mpi_state.finalized ? "after MPI_Finalize, not between it and" : "before"); } while (0)
+
+/* ---- requests -------------------------------------------------------------------- */
+enum mpi_req_kind { REQ_SEND, REQ_RECV, REQ_COLL };
+enum mpi_send_mode { MODE_STANDARD, MODE_SYNC, MODE_READY, MODE_BUFFERED };
+
+struct mpi_req_s {
+    enum mpi_req_kind kind;
+    bool complete;
+    bool persistent, active;    /* persistent: started (active) or not */
+    bool freed;                 /* MPI_Request_free on an active one */
+    bool cancelled;
+    MPI_Status status;
+    MPI_Comm comm;
+    /* the user's arguments */
+    void *buf;
+    int count;
+    MPI_Datatype type;
+    int peer, tag;              /* dest, or source (may be MPI_ANY_SOURCE) */
+    uint32_t ctx;               /* comm->ctx, or comm->ctx + 1 for collectives */
+    size_t bsend_bytes;         /* a buffered send's share of the attached buffer */
+    enum mpi_send_mode mode;
+    /* send: the packed bytes; receive: where the bytes land */
+    uint8_t *data;              /* contiguous bytes (user buffer or 'tmp') */
+    size_t bytes;               /* send: message length; recv: room */
+    uint8_t *tmp;               /* malloc'ed packing buffer, or NULL */
+    /* protocol state */
+    size_t received;            /* recv: bytes of a rendezvous arrived so far */
+    size_t msg_len;             /* recv: the sender's length */
+    unsigned frags_left;        /* send: fragments not yet copied out */
+    bool cts;                   /* send (rendezvous): cleared to send */
+    bool rndv;
+    uint64_t peer_req;          /* the other side's request id (rendezvous) */
+    struct mpi_req_s *next;     /* posted receive queue */
+    /* non-blocking collectives: the schedule (mpi_nbc.c), advanced by mpi_nbc_progress */
+    struct mpi_nbc *nbc;
+};
+
+MPI_Request mpi_req_new(enum mpi_req_kind kind);
+void mpi_req_complete(MPI_Request r);
+void mpi_req_release(MPI_Request r);
+int mpi_wait_one(MPI_Request *r, MPI_Status *st);
+
+/* ---- point-to-point engine (mpi_p2p.c, mpi_match.c, mpi_net.c) --------------------- */
+/* Start a send or receive on an initialised request (persistent or not). */
+int mpi_start_send(MPI_Request r);
+int mpi_start_recv(MPI_Request r);
+/* Internal non-blocking p2p with an explicit context (collectives). */
+MPI_Request mpi_isend_ctx(const void *buf, size_t count, MPI_Datatype t, int dest, int tag,
+                          MPI_Comm comm, uint32_t ctx);
+MPI_Request mpi_irecv_ctx(void *buf, size_t count, MPI_Datatype t, int src, int tag,
+                          MPI_Comm comm, uint32_t ctx);
+
+/* The wire (mpi_net.c): one nicoll port per rank. */
+enum mpi_pkt_type { PKT_EAGER = 1, PKT_RTS = 2, PKT_CTS = 3, PKT_DATA = 4 };
+struct mpi_hdr {
+    uint8_t type;               /* enum mpi_pkt_type */
+    uint8_t sync;               /* unused, 0: an MPI_Ssend goes by RTS whatever its size */
+    uint16_t pad;
+    uint32_t ctx;
+    int32_t src;                /* sender's rank in the communicator */
+    int32_t tag;
+    uint64_t len;               /* message length (EAGER, RTS); chunk offset (DATA) */
+    uint64_t sreq, rreq;        /* request ids for the rendezvous */
+};
+
+struct mpi_state {
+    bool initialized, finalized;
+    int world_rank, world_size;
+    int thread_level;
+    size_t eager_max;           /* largest message sent eagerly (MPI_NC_EAGER_MAX) */
+    uint64_t spin_ns;           /* a blocking wait polls this long before sleeping */
+    size_t chunk;               /* rendezvous data per packet (MPI_NC_CHUNK) */
+    int barrier_nic;
+    int debug;                  /* MPI_NC_DEBUG: say what a stalled wait waits for */            /* MPI_Barrier on the NIC (MPI_NC_BARRIER) */
+    uint32_t next_ctx;          /* lowest context id this process has not used */
+    uint64_t t0_ns;             /* MPI_Wtime's origin */
+    /* buffered sends */
+    void *bsend_buf;
+    size_t bsend_size, bsend_used;
+};
+extern struct mpi_state mpi_state;
+
+int mpi_net_init(void);
+void mpi_net_finalize(void);
+/* Queue a packet to world rank 'dst': header plus 'len' bytes of 'data'
+ * (copied out later, in order with every other packet). 'owner' (may be
+ * NULL) gets frags_left decremented, completing it when it reaches 0 and
+ * the send is done otherwise. */
+void mpi_net_send(int dst, const struct mpi_hdr *h, const void *data, size_t len,
+                  MPI_Request owner);
+/* Poll the NIC and move queued packets: every blocking call loops on it. */
+void mpi_progress(void);
+/* The same inside a blocking call: may sleep on the NIC's interrupt once
+ * nothing happened since *idle_since for MPI_NC_SPIN_US. */
+void mpi_progress_wait(uint64_t *idle_since);
+void mpi_net_dump(const char *why);
+void mpi_match_dump(void);
+
+/* Matching (mpi_match.c): called by mpi_net.c for each packet in arrival order. */
+void mpi_match_packet(int src_world, const struct mpi_hdr *h, const uint8_t *payload, size_t len);
+/* Look for an unexpected message matching (src, tag, ctx); fills st. */
+bool mpi_match_probe(int src, int tag, uint32_t ctx, MPI_Status *st);
+/* A posted receive leaves the queue (MPI_Cancel): true if it was there. */
+bool mpi_match_cancel(MPI_Request r);
+/* Send the rendezvous data of r (CTS arrived). */
+void mpi_send_rndv_data(MPI_Request r);
+
+/* ---- collectives ------------------------------------------------------------------ */
+int mpi_barrier_nic(MPI_Comm comm);
+void mpi_nbc_progress(void);
+void mpi_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype t);
+struct mpi_op_s { MPI_User_function *user; int commute; int which; bool predefined; };
+
+/* ---- host runtime ----------------------------------------------------------------- */
+void mpi_stdio_flush(void);
+/* MPI_NC_COMPUTE (mpi_compute.c): the rank's own CPU time charged to its clock */
+void mpi_compute_init(void);
+void mpi_compute_charge(void);
+void mpi_compute_mark(void);
+
+#endif

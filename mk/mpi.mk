@@ -1,0 +1,95 @@
+# Issue 17: libmpi (host/mpi/, an MPI for host programs over libnicoll),
+# lanai-mpicc and lanai-mpirun, and the MPI test suite. docs/mpi.md.
+# Included before mk/nicoll.mk (name order): NCL_* are used in recipes only.
+MPI_T    := $(BUILD)/tests/mpi
+MPI_SRCS := $(wildcard host/mpi/*.c)
+MPI_HDRS := $(wildcard host/mpi/*.h)
+MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -Ihost/mpi $(NCL_INC)
+MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
+# Deliberately broken libraries for the suite's negative controls (never
+# for real use): messages that overtake, communicators that mix, an Ssend
+# that does not wait for its receive, a barrier one round short, a reduction
+# that swaps its operands, non-blocking collectives complete when started.
+MPI_BROKEN := overtaking ignore_context ssend_eager barrier_early reduce_order nbc_early
+
+.PHONY: mpi
+mpi: $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun
+ALL_TARGETS += $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun \
+               $(foreach v,$(MPI_BROKEN),$(BUILD)/lib/libmpi-emu-$(v).a) \
+               $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so \
+               $(foreach v,$(MPI_BROKEN),$(MPI_T)/mpi_p2p-$(v).so $(MPI_T)/mpi_coll-$(v).so)
+CHECK_SUITES += tests/mpi/suite
+
+$(BIN)/lanai-mpicc: host/tools/lanai-mpicc
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod +x $@
+
+$(BIN)/lanai-mpirun: host/tools/lanai-mpirun
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod +x $@
+
+# libmpi, position-independent: lanai-mpicc links it and libnicoll-emu.a
+# (also -fPIC) into each program's shared object, so every node's private
+# copy of the program has its own copy of both libraries' state.
+MPI_LIB_DEPS := $(MPI_SRCS) $(MPI_HDRS) host/lib/nicoll.h include/nicoll/hostif.h mk/mpi.mk \
+                $(BUILD)/lib/libnicoll-emu.a
+$(MPI_LIB): $(MPI_LIB_DEPS)
+	@mkdir -p $(BUILD)/lib/mpi-emu
+	for f in $(MPI_SRCS); do \
+	    $(HOSTCC) $(MPI_CFLAGS) -c $$f -o $(BUILD)/lib/mpi-emu/$$(basename $$f .c).o || exit 1; done
+	rm -f $@
+	ar rcs $@ $(foreach f,$(MPI_SRCS),$(BUILD)/lib/mpi-emu/$(basename $(notdir $(f))).o)
+
+$(BUILD)/lib/libmpi-emu-%.a: $(MPI_LIB_DEPS)
+	@mkdir -p $(BUILD)/lib/mpi-emu-$*
+	for f in $(MPI_SRCS); do \
+	    $(HOSTCC) $(MPI_CFLAGS) -DMPI_BROKEN_$(shell echo $* | tr a-z A-Z) -c $$f \
+	        -o $(BUILD)/lib/mpi-emu-$*/$$(basename $$f .c).o || exit 1; done
+	rm -f $@
+	ar rcs $@ $(foreach f,$(MPI_SRCS),$(BUILD)/lib/mpi-emu-$*/$(basename $(notdir $(f))).o)
+
+# Test programs: ordinary MPI programs, built with lanai-mpicc as a user would.
+$(MPI_T)/%.so: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+
+# The same programs over a broken library (the suite's negative controls).
+$(MPI_T)/mpi_p2p-%.so: tests/mpi/mpi_p2p.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	LANAI_MPI_LIB=$(BUILD)/lib/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+$(MPI_T)/mpi_coll-%.so: tests/mpi/mpi_coll.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	LANAI_MPI_LIB=$(BUILD)/lib/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+
+# The OSU Micro-Benchmarks 5.3, unmodified, built out of tree from the
+# shared copy with lanai-mpicc (never copied into the project). make
+# bench-omb runs them (tests/mpi/omb); tests/mpi/suite runs a short set.
+OMB_DIR  ?= $(abspath ../shared/third_party/osu-micro-benchmarks-5.3)
+OMB_B    := $(BUILD)/omb
+OMB_P2P  := osu_latency osu_bw osu_bibw osu_multi_lat
+OMB_COLL := osu_barrier osu_bcast osu_reduce osu_allreduce osu_gather osu_gatherv \
+            osu_scatter osu_scatterv osu_allgather osu_allgatherv osu_alltoall osu_alltoallv \
+            osu_reduce_scatter osu_ibarrier osu_ibcast osu_igather osu_igatherv osu_iscatter \
+            osu_iscatterv osu_iallgather osu_iallgatherv osu_ialltoall osu_ialltoallv osu_ialltoallw
+OMB_SOS  := $(addprefix $(OMB_B)/,$(addsuffix .so,$(OMB_P2P) $(OMB_COLL)))
+
+$(addprefix $(OMB_B)/,$(addsuffix .so,$(OMB_P2P))): $(OMB_B)/%.so: $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -O2 -I$(OMB_DIR)/mpi/pt2pt $(OMB_DIR)/mpi/pt2pt/$*.c \
+	    $(OMB_DIR)/mpi/pt2pt/osu_pt2pt.c -o $@
+$(addprefix $(OMB_B)/,$(addsuffix .so,$(OMB_COLL))): $(OMB_B)/%.so: $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -O2 -I$(OMB_DIR)/mpi/collective $(OMB_DIR)/mpi/collective/$*.c \
+	    $(OMB_DIR)/mpi/collective/osu_coll.c -o $@
+
+.PHONY: omb bench-omb
+omb: mpi $(BUILD)/firmware/mcp.img
+	@if [ -d "$(OMB_DIR)" ]; then $(MAKE) --no-print-directory $(OMB_SOS); \
+	else echo "omb: skipped: no OSU Micro-Benchmarks 5.3 at $(OMB_DIR)"; fi
+bench-omb: omb
+	@if [ -d "$(OMB_DIR)" ]; then bash tests/mpi/omb bench $(BUILD)/bench/omb; fi
+ifneq ($(wildcard $(OMB_DIR)/mpi),)
+ALL_TARGETS += $(OMB_SOS)
+endif

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Point-to-point semantics of MPI 3.1 chapter 3, on any number of ranks:
+ *   order      non-overtaking (3.5): messages of one sender on one
+ *              communicator match in the order sent, eager and rendezvous
+ *              sizes mixed, whether the receive is posted or not
+ *   wildcard   MPI_ANY_SOURCE / MPI_ANY_TAG: every message once, the
+ *              status names its source and tag, Get_count its length
+ *   truncate   a message longer than the receive: MPI_ERR_TRUNCATE (3.2.5)
+ *              with MPI_ERRORS_RETURN, the part that fits delivered
+ *   zero       zero counts, MPI_PROC_NULL (3.11)
+ *   probe      Probe/Iprobe report a pending message without taking it
+ *   sizes      a ring exchange at every protocol boundary, payload intact
+ *   ssend      an Ssend completes only after its receive has started (3.4)
+ *   requests   Waitany/Waitsome/Testall, persistent requests, Request_free,
+ *              Cancel of a receive (3.8.4), Request_get_status
+ *   bsend      buffered sends and MPI_ERR_BUFFER (3.6)
+ *   comms      context: the same (source, tag) on two communicators never
+ *              mixes; split and create communicators carry their own traffic
+ */
+#include "mpitest.h"
+
+static void order(void)
+{
+    /* each rank sends 40 messages to its right neighbour, sizes cycling
+     * through eager and rendezvous; the receiver posts nothing until all
+     * were sent (so they wait as unexpected messages), then receives them
+     * naming the source or with the wildcard. (A ring, not all to one
+     * rank: docs/mpi.md, "Known problems", on many senders to one NIC.) */
+    enum { N = 40 };
+    static const size_t size[] = { 4, 20000, 0, 100, 16288, 8, 40000, 16287 };
+    int right = (me + 1) % np, left = (me + np - 1) % np;
+    MPI_Request r[N];
+    unsigned char *b[N];
+    for (int i = 0; i < N; i++) {
+        size_t n = size[i % 8];
+        b[i] = malloc(n + 4);
+        for (size_t k = 0; k < n; k++)
+            b[i][k] = pat(me, i, k);
+        /* the sequence number is the first byte when there is room */
+        if (n)
+            b[i][0] = (unsigned char)i;
+        MPI_Isend(b[i], (int)n, MPI_BYTE, right, 7, MPI_COMM_WORLD, &r[i]);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    unsigned char *buf = malloc(40000);
+    for (int i = 0; i < N; i++) {
+        MPI_Status st;
+        int cnt;
+        MPI_Recv(buf, 40000, MPI_BYTE, i % 2 ? MPI_ANY_SOURCE : left, i % 3 ? 7 : MPI_ANY_TAG,
+                 MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_BYTE, &cnt);
+        CHECK(st.MPI_SOURCE == left && st.MPI_TAG == 7, "source %d tag %d", st.MPI_SOURCE,
+              st.MPI_TAG);
+        CHECK(cnt == (int)size[i % 8], "message %d: %d bytes, sent %zu", i, cnt, size[i % 8]);
+        if (cnt > 0 && cnt == (int)size[i % 8]) {
+            CHECK(buf[0] == (unsigned char)i, "message %d came as number %d", buf[0], i);
+            for (int k = 1; k < cnt; k++)
+                if (buf[k] != pat(left, buf[0], (size_t)k)) {
+                    CHECK(0, "message %d: byte %d wrong", i, k);
+                    break;
+                }
+        }
+    }
+    MPI_Waitall(N, r, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < N; i++)
+        free(b[i]);
+    free(buf);
+}
+
+static void wildcard(void)
+{
+    if (me != 0) {
+        int v[3] = { me, me * me, -me };
+        MPI_Send(v, 3, MPI_INT, 0, 100 + me, MPI_COMM_WORLD);
+        return;
+    }
+    int *seen = calloc((size_t)np, sizeof *seen);
+    for (int m = 1; m < np; m++) {
+        int v[8];
+        MPI_Status st;
+        int cnt;
+        MPI_Recv(v, 8, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_INT, &cnt);
+        int s = st.MPI_SOURCE;
+        CHECK(s > 0 && s < np, "source %d", s);
+        if (s <= 0 || s >= np)
+            continue;
+        CHECK(st.MPI_TAG == 100 + s, "tag %d from rank %d", st.MPI_TAG, s);
+        CHECK(cnt == 3, "count %d", cnt);
+        CHECK(v[0] == s && v[1] == s * s && v[2] == -s, "payload from %d", s);
+        seen[s]++;
+    }
+    for (int s = 1; s < np; s++)
+        CHECK(seen[s] == 1, "rank %d's message seen %d times", s, seen[s]);
+    free(seen);
+}
+
+static void truncate_(void)
+{
+    if (np < 2)
+        return;
+    int dst = 1 % np;
+    if (me == 0) {
+        int *v = malloc(sizeof(int) * 20000);
+        for (int i = 0; i < 20000; i++)
+            v[i] = i * 3;
+        MPI_Send(v, 100, MPI_INT, dst, 1, MPI_COMM_WORLD);      /* eager */
+        MPI_Send(v, 20000, MPI_INT, dst, 2, MPI_COMM_WORLD);    /* rendezvous */
+        MPI_Send(v, 5, MPI_INT, dst, 3, MPI_COMM_WORLD);        /* still works after */
+        free(v);
+    } else if (me == dst) {
+        int v[10] = { 0 }, rc, cls;
+        MPI_Status st;
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        for (int tag = 1; tag <= 2; tag++) {
+            memset(v, 0, sizeof v);
+            rc = MPI_Recv(v, 10, MPI_INT, 0, tag, MPI_COMM_WORLD, &st);
+            MPI_Error_class(rc, &cls);
+            CHECK(cls == MPI_ERR_TRUNCATE, "tag %d: error class %d, not MPI_ERR_TRUNCATE", tag, cls);
+            CHECK(v[0] == 0 && v[9] == 27, "tag %d: the part that fits", tag);
+        }
+        rc = MPI_Recv(v, 10, MPI_INT, 0, 3, MPI_COMM_WORLD, &st);
+        int cnt;
+        MPI_Get_count(&st, MPI_INT, &cnt);
+        CHECK(rc == MPI_SUCCESS && cnt == 5 && v[4] == 12, "a fitting message after truncation");
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    }
+}
+
+static void zero(void)
+{
+    int right = (me + 1) % np, left = (me + np - 1) % np, cnt = -1;
+    MPI_Status st;
+
+    MPI_Sendrecv(NULL, 0, MPI_INT, right, 5, NULL, 0, MPI_INT, left, 5, MPI_COMM_WORLD, &st);
+    MPI_Get_count(&st, MPI_INT, &cnt);
+    CHECK(cnt == 0 && st.MPI_SOURCE == left && st.MPI_TAG == 5, "empty message: count %d source %d",
+          cnt, st.MPI_SOURCE);
+    /* a zero-count receive takes a zero-count message but truncates a longer one */
+    int x = 42;
+    MPI_Send(&x, 0, MPI_INT, right, 6, MPI_COMM_WORLD);
+    MPI_Recv(&x, 0, MPI_INT, left, 6, MPI_COMM_WORLD, &st);
+    CHECK(x == 42, "a zero-count receive wrote its buffer");
+    /* MPI_PROC_NULL: completes at once, source MPI_PROC_NULL, tag MPI_ANY_TAG, count 0 */
+    MPI_Send(&x, 1, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD);
+    MPI_Recv(&x, 1, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &st);
+    MPI_Get_count(&st, MPI_INT, &cnt);
+    CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && cnt == 0 && x == 42,
+          "receive from MPI_PROC_NULL: source %d tag %d count %d", st.MPI_SOURCE, st.MPI_TAG, cnt);
+}
+
+static void probe(void)
+{
+    int flag = 1, cnt;
+    MPI_Status st;
+
+    MPI_Iprobe(MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &flag, &st);
+    CHECK(!flag, "Iprobe found a message nobody sent");
+    MPI_Barrier(MPI_COMM_WORLD);
+    int right = (me + 1) % np, left = (me + np - 1) % np;
+    size_t n = 1000 + 5000 * (size_t)me;    /* eager and rendezvous sizes */
+    double *v = malloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = me + i * 0.5;
+    MPI_Request r;
+    MPI_Isend(v, (int)n, MPI_DOUBLE, right, 77, MPI_COMM_WORLD, &r);
+    MPI_Probe(left, 77, MPI_COMM_WORLD, &st);
+    MPI_Get_count(&st, MPI_DOUBLE, &cnt);
+    CHECK(cnt == 1000 + 5000 * left && st.MPI_SOURCE == left && st.MPI_TAG == 77,
+          "Probe: count %d source %d", cnt, st.MPI_SOURCE);
+    MPI_Iprobe(left, 77, MPI_COMM_WORLD, &flag, &st);
+    CHECK(flag, "the probed message is still there");
+    double *w = malloc((size_t)cnt * sizeof *w);
+    MPI_Recv(w, cnt, MPI_DOUBLE, left, 77, MPI_COMM_WORLD, &st);
+    CHECK(w[cnt - 1] == left + (cnt - 1) * 0.5, "payload after probe");
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    free(v);
+    free(w);
+}
+
+static void sizes(void)
+{
+    static const size_t sz[] = { 0, 1, 7, 1024, 16286, 16287, 16288, 32767, 32768, 32769,
+                                 65536 + 3, 300000, 1 << 20 };
+    int right = (me + 1) % np, left = (me + np - 1) % np;
+    unsigned char *s = malloc(1 << 20), *r = malloc(1 << 20);
+
+    for (unsigned k = 0; k < sizeof sz / sizeof sz[0]; k++) {
+        MPI_Status st;
+        int cnt;
+        for (size_t i = 0; i < sz[k]; i++)
+            s[i] = pat(me, (int)k, i);
+        MPI_Sendrecv(s, (int)sz[k], MPI_BYTE, right, (int)k, r, 1 << 20, MPI_BYTE, left, (int)k,
+                     MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_BYTE, &cnt);
+        CHECK(cnt == (int)sz[k], "size %zu: got %d", sz[k], cnt);
+        size_t bad = 0;
+        for (size_t i = 0; i < sz[k]; i++)
+            bad += r[i] != pat(left, (int)k, i);
+        CHECK(bad == 0, "size %zu: %zu bytes wrong", sz[k], bad);
+    }
+    free(s);
+    free(r);
+}
+
+static void ssend(void)
+{
+    if (np < 2)
+        return;
+    if (me == 0) {
+        int v = 5, flag = 0, go = 1;
+        MPI_Request r;
+        MPI_Issend(&v, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, &r);
+        double t0 = MPI_Wtime();
+        while (!flag && MPI_Wtime() - t0 < 1e-3)
+            MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        CHECK(!flag, "Issend completed before its receive was posted");
+        MPI_Send(&go, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+        if (!flag)
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (me == 1) {
+        int v = 0, go = 0;
+        MPI_Recv(&go, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(v == 5, "Ssend payload %d", v);
+    }
+}
+
+static void requests(void)
+{
+    int right = (me + 1) % np, left = (me + np - 1) % np;
+    int out[4], in[4] = { -1, -1, -1, -1 };
+    MPI_Request r[8];
+    MPI_Status st[8];
+
+    /* Waitany/Waitsome: every request reported exactly once */
+    for (int i = 0; i < 4; i++) {
+        out[i] = me * 10 + i;
+        MPI_Irecv(&in[i], 1, MPI_INT, left, i, MPI_COMM_WORLD, &r[i]);
+    }
+    for (int i = 3; i >= 0; i--)
+        MPI_Isend(&out[i], 1, MPI_INT, right, i, MPI_COMM_WORLD, &r[4 + i]);
+    int done[8] = { 0 }, ndone = 0;
+    while (ndone < 8) {
+        int idx[8], n;
+        if (ndone % 2) {
+            MPI_Waitany(8, r, &idx[0], &st[0]);
+            n = 1;
+        } else {
+            MPI_Waitsome(8, r, &n, idx, st);
+        }
+        for (int k = 0; k < n; k++) {
+            CHECK(idx[k] >= 0 && idx[k] < 8 && !done[idx[k]], "index %d reported twice", idx[k]);
+            CHECK(r[idx[k]] == MPI_REQUEST_NULL, "a completed request was not freed");
+            done[idx[k]] = 1;
+            ndone++;
+        }
+    }
+    int idx, flag;
+    MPI_Waitany(8, r, &idx, &st[0]);
+    CHECK(idx == MPI_UNDEFINED, "Waitany on null requests: index %d", idx);
+    for (int i = 0; i < 4; i++)
+        CHECK(in[i] == left * 10 + i, "Irecv %d got %d", i, in[i]);
+
+    /* persistent: the same requests started five times */
+    int ps = 0, pr = -1;
+    MPI_Send_init(&ps, 1, MPI_INT, right, 9, MPI_COMM_WORLD, &r[0]);
+    MPI_Recv_init(&pr, 1, MPI_INT, left, 9, MPI_COMM_WORLD, &r[1]);
+    for (int round = 0; round < 5; round++) {
+        ps = me * 100 + round;
+        MPI_Startall(2, r);
+        MPI_Waitall(2, r, st);
+        CHECK(r[0] != MPI_REQUEST_NULL && r[1] != MPI_REQUEST_NULL,
+              "a persistent request was freed by Waitall");
+        CHECK(pr == left * 100 + round, "persistent round %d got %d", round, pr);
+        CHECK(st[1].MPI_SOURCE == left && st[1].MPI_TAG == 9, "persistent status");
+    }
+    MPI_Request_free(&r[0]);
+    MPI_Request_free(&r[1]);
+    CHECK(r[0] == MPI_REQUEST_NULL, "Request_free did not null the handle");
+
+    /* Cancel: a cancelled receive takes no message; the next one does */
+    int c1 = -1, c2 = -1, val = me + 1000;
+    MPI_Irecv(&c1, 1, MPI_INT, left, 11, MPI_COMM_WORLD, &r[0]);
+    MPI_Cancel(&r[0]);
+    MPI_Wait(&r[0], &st[0]);
+    MPI_Test_cancelled(&st[0], &flag);
+    CHECK(flag, "an unmatched receive was not cancelled");
+    MPI_Send(&val, 1, MPI_INT, right, 11, MPI_COMM_WORLD);
+    MPI_Recv(&c2, 1, MPI_INT, left, 11, MPI_COMM_WORLD, &st[1]);
+    CHECK(c1 == -1 && c2 == left + 1000, "after a cancel: %d %d", c1, c2);
+    MPI_Test_cancelled(&st[1], &flag);
+    CHECK(!flag, "a received message reported cancelled");
+
+    /* Request_free on an active send: the message still arrives */
+    MPI_Isend(&val, 1, MPI_INT, right, 12, MPI_COMM_WORLD, &r[0]);
+    MPI_Request_free(&r[0]);
+    c2 = -1;
+    MPI_Irecv(&c2, 1, MPI_INT, left, 12, MPI_COMM_WORLD, &r[1]);
+    do
+        MPI_Request_get_status(r[1], &flag, &st[1]);
+    while (!flag);
+    CHECK(r[1] != MPI_REQUEST_NULL, "Request_get_status freed the request");
+    MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+    CHECK(c2 == left + 1000, "a freed send's message: %d", c2);
+    MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE);
+    CHECK(flag, "Testall of null requests");
+}
+
+static void bsend(void)
+{
+    int right = (me + 1) % np, left = (me + np - 1) % np;
+    int size = 4 * (1000 * (int)sizeof(int) + MPI_BSEND_OVERHEAD);
+    void *buf = malloc((size_t)size), *got;
+    int v[1000], w[1000], gsize, rc, cls;
+
+    MPI_Buffer_attach(buf, size);
+    for (int m = 0; m < 4; m++) {
+        for (int i = 0; i < 1000; i++)
+            v[i] = me * m + i;
+        MPI_Bsend(v, 1000, MPI_INT, right, m, MPI_COMM_WORLD);
+    }
+    /* a message larger than the whole buffer: MPI_ERR_BUFFER */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int *big = calloc(5000, sizeof *big);
+    rc = MPI_Bsend(big, 5000, MPI_INT, right, 9, MPI_COMM_WORLD);
+    free(big);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_BUFFER, "Bsend beyond the buffer: class %d", cls);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    for (int i = 0; i < 1000; i++)
+        v[i] = -1;      /* the buffered copies are what goes */
+    for (int m = 3; m >= 0; m--) {
+        MPI_Recv(w, 1000, MPI_INT, left, m, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(w[0] == left * m && w[999] == left * m + 999, "Bsend message %d", m);
+    }
+    MPI_Buffer_detach(&got, &gsize);
+    CHECK(got == buf && gsize == size, "Buffer_detach returned %p %d", got, gsize);
+    free(buf);
+}
+
+static void comms(void)
+{
+    MPI_Comm dup, half, sub;
+    MPI_Group wg, g2;
+    int right = (me + 1) % np, left = (me + np - 1) % np, a = -1, b = -1, res;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_compare(MPI_COMM_WORLD, dup, &res);
+    CHECK(res == MPI_CONGRUENT, "compare(world, dup) = %d", res);
+    /* the dup's message is sent first; a receive on world must skip it */
+    int x = 1000 + me, y = 2000 + me;
+    MPI_Request r[2];
+    MPI_Isend(&x, 1, MPI_INT, right, 3, dup, &r[0]);
+    MPI_Isend(&y, 1, MPI_INT, right, 3, MPI_COMM_WORLD, &r[1]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Recv(&b, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&a, 1, MPI_INT, left, 3, dup, MPI_STATUS_IGNORE);
+    CHECK(b == 2000 + left && a == 1000 + left, "world got %d, dup got %d", b, a);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+
+    /* split by parity, ordered by descending rank */
+    MPI_Comm_split(MPI_COMM_WORLD, me % 2, -me, &half);
+    int hr, hs, expect_size = (np + 1 - me % 2) / 2;
+    MPI_Comm_rank(half, &hr);
+    MPI_Comm_size(half, &hs);
+    CHECK(hs == expect_size, "split size %d, expected %d", hs, expect_size);
+    CHECK(hr == (np - 1 - me) / 2, "split rank %d for world rank %d", hr, me);
+    int sum = 0;
+    MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, half);
+    int want = 0;
+    for (int i = me % 2; i < np; i += 2)
+        want += i;
+    CHECK(sum == want, "allreduce over the split: %d, expected %d", sum, want);
+
+    /* create: every rank but the last */
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    int last = np - 1, tr;
+    MPI_Group_excl(wg, 1, &last, &g2);
+    MPI_Comm_create(MPI_COMM_WORLD, g2, &sub);
+    if (me == last) {
+        CHECK(sub == MPI_COMM_NULL, "the excluded rank got a communicator");
+    } else {
+        int sr, ss;
+        MPI_Comm_rank(sub, &sr);
+        MPI_Comm_size(sub, &ss);
+        CHECK(sr == me && ss == np - 1, "create: rank %d size %d", sr, ss);
+        int t = 0;
+        MPI_Allreduce(&sr, &t, 1, MPI_INT, MPI_MAX, sub);
+        CHECK(t == np - 2, "allreduce over the created communicator: %d", t);
+        MPI_Comm_free(&sub);
+        CHECK(sub == MPI_COMM_NULL, "Comm_free did not null the handle");
+    }
+    MPI_Group_translate_ranks(wg, 1, &me, g2, &tr);
+    CHECK(tr == (me == last ? MPI_UNDEFINED : me), "translate_ranks: %d", tr);
+    MPI_Group_free(&g2);
+    MPI_Group_free(&wg);
+    MPI_Comm_free(&half);
+    MPI_Comm_free(&dup);
+}
+
+static const struct scenario scenarios[] = {
+    { "order", order }, { "wildcard", wildcard }, { "truncate", truncate_ },
+    { "zero", zero }, { "probe", probe }, { "sizes", sizes }, { "ssend", ssend },
+    { "requests", requests }, { "bsend", bsend }, { "comms", comms }, { NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+    return run_scenarios(argc, argv, scenarios);
+}
