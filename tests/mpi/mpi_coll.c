@@ -10,6 +10,8 @@
  *   allreduce  SUM, PROD, BXOR, the non-commutative op, MPI_IN_PLACE
  *   gather     Gather(v), Scatter(v), Allgather(v), Alltoall(v/w)
  *   scan       Scan, Exscan, Reduce_scatter(_block), Reduce_local
+ *   biggather  Gather and Alltoall of 16 KB blocks: long messages from
+ *              many ranks to one at once (an incast)
  */
 #include "mpitest.h"
 
@@ -388,9 +390,65 @@ static void nonblocking(void)
     free(all);
 }
 
+/* Many ranks send long messages to one at once (an incast): every rank
+ * sends 64 KB to the root, which has a receive posted for each; then
+ * MPI_Gather and MPI_Alltoall of 16 KB blocks. Before back-pressure was
+ * the network's default, the root's NIC overflowed and stalled on the
+ * first part (docs/mpi.md, "Known problems"). */
+static void biggather(void)
+{
+    const int n = 4096;     /* ints: 16 KB per rank */
+    int *mine = malloc(sizeof(int) * (size_t)n), bad = 0;
+    int *all = malloc(sizeof(int) * (size_t)n * (size_t)np);
+    for (int k = 0; k < n; k++)
+        mine[k] = me * 100000 + k;
+    {
+        const int m = 4 * n;    /* 64 KB */
+        int *blk = malloc(sizeof(int) * (size_t)m * (size_t)np);
+        MPI_Request *rq = malloc(sizeof(MPI_Request) * (size_t)np);
+        if (me == 0) {
+            memset(blk, 0xff, sizeof(int) * (size_t)m * (size_t)np);
+            for (int i = 1; i < np; i++)
+                MPI_Irecv(blk + (size_t)i * m, m, MPI_INT, i, 7, MPI_COMM_WORLD, &rq[i - 1]);
+            MPI_Waitall(np - 1, rq, MPI_STATUSES_IGNORE);
+            for (int i = 1; i < np; i++)
+                for (int k = 0; k < m; k++)
+                    bad += blk[(size_t)i * m + k] != i * 100000 + k;
+            CHECK(!bad, "%d ranks' 64 KB to rank 0 at once: %d wrong", np - 1, bad);
+        } else {
+            for (int k = 0; k < m; k++)
+                blk[k] = me * 100000 + k;
+            MPI_Send(blk, m, MPI_INT, 0, 7, MPI_COMM_WORLD);
+        }
+        free(rq);
+        free(blk);
+    }
+    for (int root = 0; root < np; root += np > 2 ? np / 2 : 1) {
+        memset(all, 0xff, sizeof(int) * (size_t)n * (size_t)np);
+        MPI_Gather(mine, n, MPI_INT, all, n, MPI_INT, root, MPI_COMM_WORLD);
+        if (me == root)
+            for (int i = 0; i < n * np; i++)
+                bad += all[i] != (i / n) * 100000 + i % n;
+        CHECK(!bad, "Gather of 16 KB blocks to root %d: %d wrong", root, bad);
+    }
+    int *out = malloc(sizeof(int) * (size_t)n * (size_t)np);
+    for (int i = 0; i < n * np; i++)
+        out[i] = me * 1000000 + i;      /* block j goes to rank j */
+    memset(all, 0xff, sizeof(int) * (size_t)n * (size_t)np);
+    MPI_Alltoall(out, n, MPI_INT, all, n, MPI_INT, MPI_COMM_WORLD);
+    for (int j = 0; j < np; j++)
+        for (int k = 0; k < n; k++)
+            bad += all[j * n + k] != j * 1000000 + me * n + k;
+    CHECK(!bad, "Alltoall of 16 KB blocks: %d wrong", bad);
+    free(out);
+    free(all);
+    free(mine);
+}
+
 static const struct scenario scenarios[] = {
     { "nonblocking", nonblocking }, { "barrier", barrier }, { "bcast", bcast }, { "reduce", reduce },
-    { "allreduce", allreduce }, { "gather", gather }, { "scan", scan }, { NULL, NULL },
+    { "allreduce", allreduce }, { "gather", gather }, { "scan", scan },
+    { "biggather", biggather }, { NULL, NULL },
 };
 
 int main(int argc, char **argv)
