@@ -22,11 +22,14 @@
 #include "mcp/ctrl.c"
 #include "mcp/plugin.c"
 #include "coll/barrier.c"
+#include "coll/mcast.c"
 #include "../ref/proto/nc_seq.c"
 #include "../ref/proto/nc_barrec.c"
+#include "../ref/proto/nc_mcack.c"
 
 /* The collectives this image holds, in the order of their ids. */
 void mcp_plugins(void)
 {
     (void)mcp_register(&nc_barrier);
+    (void)mcp_register(&nc_mcast);
 }

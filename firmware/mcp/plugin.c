@@ -140,3 +140,18 @@ bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void
     r.last = 1;
     return dma_queue(true, &r);
 }
+
+bool plugin_timer(void)
+{
+    bool more = false;
+
+    for (uint32_t i = 0; i < n_plugins; i++)
+        if (plugins[i]->timer && plugins[i]->timer())
+            more = true;
+    return more;
+}
+
+void mcp_timer_need(void)
+{
+    tx_timer_need();
+}
