@@ -50,7 +50,11 @@
 #define MC_ACKBUFS  16u     /* ACK packets waiting for the wire */
 #define MC_STALL    2u      /* periods without progress before a retransmission */
 
-enum { G_FREE, G_ROOT, G_MEMBER };
+/* G_CLOSED: a member entry whose port closed. It still acknowledges the
+ * packets its port took (the root may have lost the last ACK while the
+ * process, which had everything, went away: without it the root never
+ * completes) and delivers nothing; its slot is reused when none is free. */
+enum { G_FREE, G_ROOT, G_MEMBER, G_CLOSED };
 
 struct mcsend { uint32_t hi, lo, len, cookie; };
 
@@ -99,14 +103,19 @@ static void mc_refuse(uint32_t pi, uint32_t status)
     port_event(pi, port_gen(pi), NC_EV_ERROR, status, NC_CMD_MCAST, 0, 0, 0);
 }
 
-/* The live entry of group id (any owner), or NULL. */
-static struct mgroup *mc_find(uint32_t id)
+/* The entry of group id (any owner; closed ones too if closed), or NULL. */
+static struct mgroup *mc_lookup(uint32_t id, bool closed)
 {
-    for (uint32_t i = 0; i < MC_GROUPS; i++)
-        if (mc_groups[i].role != G_FREE && mc_groups[i].id == id)
-            return &mc_groups[i];
+    for (uint32_t i = 0; i < MC_GROUPS; i++) {
+        struct mgroup *g = &mc_groups[i];
+
+        if (g->id == id && g->role != G_FREE && (closed || g->role != G_CLOSED))
+            return g;
+    }
     return 0;
 }
+
+static struct mgroup *mc_find(uint32_t id) { return mc_lookup(id, false); }
 
 static bool mc_complete(const struct mgroup *g) { return g->nset == g->nchildren; }
 
@@ -352,11 +361,17 @@ static void mc_send_ack(const struct mgroup *g, uint32_t seq)
 
 static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
 {
-    struct mgroup *g = mc_find(h->pad2[0]);
+    struct mgroup *g = mc_lookup(h->pad2[0], true);
     struct port *p;
     bool held = false, last;
     uint32_t lo;
 
+    if (g && g->role == G_CLOSED && g->port == h->dst_port &&
+        g->parent == NC_MC_MEMBER(src, h->src_port)) {
+        if (nc_seq_lt(h->seq, g->expect))
+            mc_send_ack(g, g->expect - 1);
+        return false;
+    }
     if (!g || g->role != G_MEMBER || g->port != h->dst_port ||
         g->parent != NC_MC_MEMBER(src, h->src_port) || h->len > NC_FW_MTU ||
         n != NC_PKT_HDR + h->len || h->msg_len > NC_ABI_MAX_MSG || h->offset > h->msg_len ||
@@ -433,8 +448,13 @@ static void mc_set(uint32_t pi, const uint32_t *a)
     if (g && (first == 0 ? g->busy || g->qn : g->parent != parent || g->nchildren != nch))
         return mc_refuse(pi, NC_ST_EBUSY);
     if (!g) {
+        /* a free slot, else a closed member's (the same id's first) */
+        g = mc_lookup(id, true);
         for (uint32_t i = 0; i < MC_GROUPS && !g; i++)
             if (mc_groups[i].role == G_FREE)
+                g = &mc_groups[i];
+        for (uint32_t i = 0; i < MC_GROUPS && !g; i++)
+            if (mc_groups[i].role == G_CLOSED)
                 g = &mc_groups[i];
         if (!g)
             return mc_refuse(pi, NC_ST_ENORES);
@@ -526,9 +546,20 @@ static bool mc_timer(void)
  * the serial change and free themselves. */
 static void mc_port_closed(uint32_t pi)
 {
-    for (uint32_t i = 0; i < MC_GROUPS; i++)
-        if (mc_groups[i].role != G_FREE && mc_groups[i].port == pi)
-            mc_groups[i].role = G_FREE;
+    for (uint32_t i = 0; i < MC_GROUPS; i++) {
+        struct mgroup *g = &mc_groups[i];
+
+        if (g->role == G_MEMBER && g->port == pi) {
+#ifdef NC_BROKEN_MC_FORGET_ON_CLOSE
+            g->role = G_FREE;   /* broken on purpose (tests/mcast/suite): a lost last ACK is never repaired */
+            continue;
+#endif
+            g->role = G_CLOSED;
+            g->active = 0;
+        } else if (g->role == G_ROOT && g->port == pi) {
+            g->role = G_FREE;
+        }
+    }
 }
 
 static void mc_init(void)

@@ -105,6 +105,10 @@ const struct mcp_coll *plugin_of_type(uint32_t type);
 bool plugin_command(uint32_t port, const uint32_t *a);   /* false: no one takes it */
 void plugin_port_open(uint32_t port);
 void plugin_port_closed(uint32_t port);
-bool plugin_timer(void);        /* the timer callbacks; true: one wants more */
+/* The timer callbacks, if any collective asked for them; true: one wants
+ * more. */
+extern bool plugin_ticking;
+bool plugin_timer_run(void);
+static inline bool plugin_timer(void) { return plugin_ticking && plugin_timer_run(); }
 
 #endif
