@@ -13,7 +13,10 @@
 struct ctrl { uint16_t peer, type; uint32_t seq; };
 
 static struct ctrl q[NC_FW_CTRL_QUEUE];
-static uint32_t head, count;
+static uint32_t head, count;   /* the control packets queued */
+/* count plus the collectives' packets queued or on the wire (below): one
+ * word for the loop's test (ctrl_pending), as before they existed */
+static uint32_t work;
 #define CTRL_BUF (8u + NC_PKT_HDR)
 static uint8_t buf[NC_FW_CTRL_BUFS][CTRL_BUF] __attribute__((aligned(8)));
 static uint32_t next_buf;
@@ -38,15 +41,15 @@ void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq)
         return;     /* the peer's timer recovers a lost answer */
     q[(head + count) % NC_FW_CTRL_QUEUE] = (struct ctrl){ (uint16_t)peer, type, seq };
     count++;
+    work++;
 }
 
 /* The collectives' unsequenced packets (mcp_plugin.h, mcp_xmit): a FIFO
  * served after the control packets, and the one on the wire now, whose
  * completion runs when the engine is free again (the next ctrl_send_one).
- * xq_work counts both, so ctrl_pending keeps tx_poll running until the
+ * work counts both, so ctrl_pending keeps tx_poll running until the
  * callback has run. */
 static struct mcp_xpkt *xq_head, *xq_tail, *x_wire;
-static uint32_t xq_work;
 
 void mcp_xmit(struct mcp_xpkt *x)
 {
@@ -56,12 +59,12 @@ void mcp_xmit(struct mcp_xpkt *x)
     else
         xq_head = x;
     xq_tail = x;
-    xq_work++;
+    work++;
 }
 
 bool ctrl_pending(void)
 {
-    return (count | xq_work) != 0;
+    return work != 0;
 }
 
 static void send_ack(uint32_t peer)
@@ -101,7 +104,7 @@ static __attribute__((noinline)) void xmit_finish(void)
     struct mcp_xpkt *x = x_wire;
 
     x_wire = 0;
-    xq_work--;
+    work--;
     x->done(x);
 }
 
@@ -118,7 +121,7 @@ static __attribute__((noinline)) bool xmit_one(void)
             xq_tail = 0;
         rl = route_to(x->dst, x->hdr);
         if (!rl) {
-            xq_work--;
+            work--;
             x->done(x);     /* no route: dropped, as the wire would */
             continue;
         }
@@ -143,6 +146,7 @@ bool ctrl_send_one(void)
     NC_OPAQUE(p);
     head = (head + 1) % NC_FW_CTRL_QUEUE;
     count--;
+    work--;
     if (c.type == NC_PT_ACK) {
         send_ack(c.peer);
         return true;
