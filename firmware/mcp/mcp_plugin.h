@@ -14,7 +14,10 @@
  *
  * A collective's packets travel on the ordinary reliable connections
  * (tx.c, rx.c): numbered, acknowledged (late: rx.c's delayed ACKs),
- * retransmitted, in order with messages. Their type is 0x0A00 | b for a
+ * retransmitted, in order with messages; unless it sets `raw`: then they
+ * are outside every connection's sequence, sent from its own buffers with
+ * mcp_xmit and handed to it as they arrive, and it numbers, acknowledges
+ * and retransmits them itself (multicast, firmware/coll/mcast.c). Their type is 0x0A00 | b for a
  * byte b in the collective's range; pad2[0..1] carry two words of the
  * collective's (include/nicoll/nc_wire.h).
  */
