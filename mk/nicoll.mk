@@ -5,10 +5,10 @@ FW_DIR   := $(BUILD)/firmware
 # The parts; the firmware is compiled as one unit (firmware/mcp_image.c
 # includes them all: inlining across files, docs/firmware.md).
 FW_SRCS  := $(wildcard firmware/mcp/*.c) $(wildcard firmware/coll/*.c) \
-            firmware/hal/hal.c ref/proto/nc_seq.c ref/proto/nc_barrec.c
+            firmware/hal/hal.c ref/proto/nc_seq.c ref/proto/nc_barrec.c ref/proto/nc_mcack.c
 FW_UNIT  := firmware/mcp_image.c
 FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/hal/hal.h \
-            $(CONTRACT_HDRS) ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h \
+            $(CONTRACT_HDRS) ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h ref/proto/nc_mcack.h \
             ref/include/nc_config.h ref/include/nc_logic.h
 # -mcmodel=small: globals in 21-bit absolute addressing (one instruction
 # instead of a hi/lo pair, cheap enough to rematerialise: the backend
@@ -23,7 +23,8 @@ NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h $(CONTRACT_HDRS) \
                 ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
 NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include
 # Broken variants for the negative tests (never for real use).
-FW_BROKEN := no_retransmit no_send_timeout no_timeout_drain no_dup_ack no_crc no_port_rule barrec_not_cleared no_reject_on_open coll_unordered
+FW_BROKEN := no_retransmit no_send_timeout no_timeout_drain no_dup_ack no_crc no_port_rule barrec_not_cleared no_reject_on_open coll_unordered \
+             mc_early_release mc_no_retransmit mc_accept_any mc_forget_on_close
 
 # mcp_1m.img: the same firmware linked for 1 MB of SRAM (P-GM1 profiles'
 # LANai 4.x boards; the 2 MB link puts the stack inside their shared block)

@@ -8,11 +8,15 @@
 #include "mcp_ctrl.h"
 #include "mcp_route.h"
 #include "mcp_rx.h"
+#include "mcp_plugin.h"
 
 struct ctrl { uint16_t peer, type; uint32_t seq; };
 
 static struct ctrl q[NC_FW_CTRL_QUEUE];
-static uint32_t head, count;
+static uint32_t head, count;   /* the control packets queued */
+/* count plus the collectives' packets queued or on the wire (below): one
+ * word for the loop's test (ctrl_pending), as before they existed */
+static uint32_t work;
 #define CTRL_BUF (8u + NC_PKT_HDR)
 static uint8_t buf[NC_FW_CTRL_BUFS][CTRL_BUF] __attribute__((aligned(8)));
 static uint32_t next_buf;
@@ -37,11 +41,30 @@ void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq)
         return;     /* the peer's timer recovers a lost answer */
     q[(head + count) % NC_FW_CTRL_QUEUE] = (struct ctrl){ (uint16_t)peer, type, seq };
     count++;
+    work++;
+}
+
+/* The collectives' unsequenced packets (mcp_plugin.h, mcp_xmit): a FIFO
+ * served after the control packets, and the one on the wire now, whose
+ * completion runs when the engine is free again (the next ctrl_send_one).
+ * work counts both, so ctrl_pending keeps tx_poll running until the
+ * callback has run. */
+static struct mcp_xpkt *xq_head, *xq_tail, *x_wire;
+
+void mcp_xmit(struct mcp_xpkt *x)
+{
+    x->next = 0;
+    if (xq_tail)
+        xq_tail->next = x;
+    else
+        xq_head = x;
+    xq_tail = x;
+    work++;
 }
 
 bool ctrl_pending(void)
 {
-    return count != 0;
+    return work != 0;
 }
 
 static void send_ack(uint32_t peer)
@@ -73,8 +96,48 @@ void ctrl_ack(uint32_t peer)
     ctrl_queue(peer, NC_PT_ACK, 0);
 }
 
-void ctrl_send_one(void)
+/* The collective packet last on the wire is done (the engine is free
+ * again): its owner may rewrite it and queue it again (multisend's next
+ * destination). Out of line: ordinary traffic never comes here. */
+static __attribute__((noinline)) void xmit_finish(void)
 {
+    struct mcp_xpkt *x = x_wire;
+
+    x_wire = 0;
+    work--;
+    x->done(x);
+}
+
+/* The next collective packet on the wire; false if there is none. */
+static __attribute__((noinline)) bool xmit_one(void)
+{
+    struct mcp_xpkt *x;
+
+    while ((x = xq_head)) {
+        uint32_t rl;
+
+        xq_head = x->next;
+        if (!xq_head)
+            xq_tail = 0;
+        rl = route_to(x->dst, x->hdr);
+        if (!rl) {
+            work--;
+            x->done(x);     /* no route: dropped, as the wire would */
+            continue;
+        }
+        x_wire = x;
+        hal_tx(x->hdr, rl, x->hdr + NC_PKT_HDR + x->len);
+        return true;
+    }
+    return false;
+}
+
+bool ctrl_send_one(void)
+{
+    if (__builtin_expect(x_wire != 0, 0))
+        xmit_finish();
+    if (!count)
+        return xmit_one();
     struct ctrl c = q[head];
     uint8_t *h = buf[next_buf] + 8;
     struct nc_pkt *p = (struct nc_pkt *)h;
@@ -83,12 +146,15 @@ void ctrl_send_one(void)
     NC_OPAQUE(p);
     head = (head + 1) % NC_FW_CTRL_QUEUE;
     count--;
-    if (c.type == NC_PT_ACK)
-        return send_ack(c.peer);
+    work--;
+    if (c.type == NC_PT_ACK) {
+        send_ack(c.peer);
+        return true;
+    }
     next_buf = (next_buf + 1) % NC_FW_CTRL_BUFS;
     rl = route_to(c.peer, h);
     if (!rl)
-        return;
+        return false;
     p->type = c.type;
     p->src = (uint16_t)my_node;
     p->seq = c.seq;
@@ -97,4 +163,5 @@ void ctrl_send_one(void)
     p->pad2[0] = p->pad2[1] = 0;
     p->ack = p->epoch = 0;
     hal_tx(h, rl, h + NC_PKT_HDR);
+    return true;
 }

@@ -9,7 +9,7 @@
 
 void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq);
 bool ctrl_pending(void);
-void ctrl_send_one(void);           /* only when ISR.SEND */
+bool ctrl_send_one(void);           /* only when ISR.SEND; false: nothing went */
 void ctrl_ack(uint32_t peer);       /* an ACK now (queued if it must wait) */
 
 #endif

@@ -14,7 +14,10 @@
  *
  * A collective's packets travel on the ordinary reliable connections
  * (tx.c, rx.c): numbered, acknowledged (late: rx.c's delayed ACKs),
- * retransmitted, in order with messages. Their type is 0x0A00 | b for a
+ * retransmitted, in order with messages; unless it sets `raw`: then they
+ * are outside every connection's sequence, sent from its own buffers with
+ * mcp_xmit and handed to it as they arrive, and it numbers, acknowledges
+ * and retransmits them itself (multicast, firmware/coll/mcast.c). Their type is 0x0A00 | b for a
  * byte b in the collective's range; pad2[0..1] carry two words of the
  * collective's (include/nicoll/nc_wire.h).
  */
@@ -36,6 +39,16 @@ struct mcp_coll {
     void (*packet)(uint32_t src, const struct nc_pkt *h);
     void (*port_open)(uint32_t port);   /* after its generation changed */
     void (*port_closed)(uint32_t port);
+    /* Set: its packets are not in any connection's sequence (no sequence
+     * check, no connection ACK; the collective numbers and acknowledges
+     * them itself). Each one that arrives intact, of n bytes (header and
+     * payload) in rx buffer b, is handed here; true: the collective keeps
+     * b (its payload is being stored: mcp_store, or it gives b back later
+     * with mcp_rx_release). */
+    bool (*raw)(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b);
+    /* Every retransmission period while any collective asked for it
+     * (mcp_timer_need); true: call again next period. */
+    bool (*timer)(void);
 };
 
 /* Defined by the image: registers each collective it holds. */
@@ -62,6 +75,32 @@ void mcp_release(uint16_t tok);
 bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void *to,
                uint32_t hi, uint32_t lo, uint32_t len);
 
+/* An unsequenced packet of a collective (raw types): hdr points at its
+ * header in SRAM, 8-byte aligned, with 8 free bytes before it for the
+ * route and len payload bytes after it. mcp_xmit queues it for dst; the
+ * core's send loop puts it on the wire after the control packets and
+ * before the connections' packets, and calls done(x) once the send engine
+ * has finished with it (not an acknowledgement): done may rewrite the
+ * header and dst and queue the same packet again (seed 000 section 5.1's
+ * multisend). A node without a route drops it (done is still called). */
+struct mcp_xpkt {
+    struct mcp_xpkt *next;          /* the core's */
+    uint8_t *hdr;
+    uint32_t len, dst;
+    void (*done)(struct mcp_xpkt *x);
+};
+void mcp_xmit(struct mcp_xpkt *x);
+/* Store len bytes at from (in rx buffer b, handed to a raw callback) into
+ * host memory hi:lo of port (generation gen: dropped if it changed), on
+ * the L2E engine; b is free again afterwards. Events posted after this
+ * (port_event) reach the host after the payload (one FIFO). */
+void mcp_store(uint32_t port, uint32_t gen, uint16_t b, const void *from, uint32_t hi,
+               uint32_t lo, uint32_t len);
+/* Give back an rx buffer a raw callback kept. */
+void mcp_rx_release(uint16_t b);
+/* Have the collectives' timer callbacks run from the next period on. */
+void mcp_timer_need(void);
+
 /* ---- what the core's parts call ---------------------------------------- */
 void plugin_init(void);
 /* the collective that owns packet type `type`, or NULL */
@@ -69,5 +108,10 @@ const struct mcp_coll *plugin_of_type(uint32_t type);
 bool plugin_command(uint32_t port, const uint32_t *a);   /* false: no one takes it */
 void plugin_port_open(uint32_t port);
 void plugin_port_closed(uint32_t port);
+/* The timer callbacks, if any collective asked for them; true: one wants
+ * more. */
+extern bool plugin_ticking;
+bool plugin_timer_run(void);
+static inline bool plugin_timer(void) { return plugin_ticking && plugin_timer_run(); }
 
 #endif

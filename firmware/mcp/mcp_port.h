@@ -72,6 +72,9 @@ void ports_poll(void);
 /* Post an event to port p (if still open in generation gen). */
 void port_event(uint32_t p, uint32_t gen, uint32_t type, uint32_t status, uint32_t cookie,
                 uint32_t len, uint32_t src, uint32_t src_port);
+/* The same with the last word set: a multicast's group id (nc_abi.h). */
+void port_event_group(uint32_t p, uint32_t gen, uint32_t type, uint32_t status, uint32_t cookie,
+                      uint32_t len, uint32_t src, uint32_t src_port, uint32_t group);
 /* Finish a send token: its completion callback. */
 static inline void send_done(uint16_t tok, uint32_t status)
 {

@@ -25,6 +25,8 @@ void tx_ack(uint32_t peer, uint32_t ack);
 void tx_nack(uint32_t peer, uint32_t want);
 void tx_reject(uint32_t peer, uint32_t seq);
 void tx_timer(void);
+/* Have timer 0 run (a collective with work in flight: mcp_timer_need). */
+void tx_timer_need(void);
 void tx_port_closed(uint32_t port);  /* a local port closed: cancel its sends */
 extern uint32_t tx_active;          /* connections with work: the loop skips tx when 0 */
 void tx_fence(uint32_t peer, uint32_t port);

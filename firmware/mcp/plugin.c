@@ -140,3 +140,25 @@ bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void
     r.last = 1;
     return dma_queue(true, &r);
 }
+
+/* Set by mcp_timer_need, cleared when no timer callback wants more: the
+ * timer tick of ordinary traffic then costs one load for the collectives
+ * (walking them every tick cost R7's barriers 40-60 instructions each). */
+bool plugin_ticking;
+
+bool plugin_timer_run(void)
+{
+    bool more = false;
+
+    for (uint32_t i = 0; i < n_plugins; i++)
+        if (plugins[i]->timer && plugins[i]->timer())
+            more = true;
+    plugin_ticking = more;
+    return more;
+}
+
+void mcp_timer_need(void)
+{
+    plugin_ticking = true;
+    tx_timer_need();
+}

@@ -67,8 +67,9 @@ bool port_check(const struct port *p, uint32_t hi, uint32_t lo, uint32_t len)
     return false;
 }
 
-void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint32_t cookie,
-                uint32_t len, uint32_t src, uint32_t src_port)
+static inline __attribute__((always_inline)) void post_event(uint32_t pi, uint32_t gen,
+    uint32_t type, uint32_t status, uint32_t cookie, uint32_t len, uint32_t src,
+    uint32_t src_port, uint32_t w7)
 {
     struct port *p = &ports[pi];
     struct dma_req *r;
@@ -92,7 +93,7 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
     e[4] = len;
     e[5] = src;
     e[6] = src_port;
-    e[7] = 0;
+    e[7] = w7;
     off = (p->ev_next & (p->ev_slots - 1)) * (NC_EV_WORDS * 4);   /* slots: a power of two */
     lo = p->ev_lo + off;
     p->ev_next++;
@@ -110,6 +111,18 @@ void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint3
     PROF(5);
     dma_push_checked_l2e();
     PROF(6);
+}
+
+void port_event(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint32_t cookie,
+                uint32_t len, uint32_t src, uint32_t src_port)
+{
+    post_event(pi, gen, type, status, cookie, len, src, src_port, 0);
+}
+
+void port_event_group(uint32_t pi, uint32_t gen, uint32_t type, uint32_t status, uint32_t cookie,
+                      uint32_t len, uint32_t src, uint32_t src_port, uint32_t group)
+{
+    post_event(pi, gen, type, status, cookie, len, src, src_port, group);
 }
 
 

@@ -168,6 +168,30 @@ static void rdma_done(uint32_t port, uint32_t gen, uint16_t b, bool last, bool o
     }
 }
 
+void mcp_rx_release(uint16_t b)
+{
+    rx_held[b] = 0;
+    arm();
+}
+
+void mcp_store(uint32_t port, uint32_t gen, uint16_t b, const void *from, uint32_t hi,
+               uint32_t lo, uint32_t len)
+{
+    struct dma_req *r = dma_slot(false);    /* sized never to be full */
+
+    r->done = rdma_done;
+    r->port = (uint8_t)port;
+    r->last = 1;
+    r->checkgen = 1;
+    r->arg = b;
+    r->gen = gen;
+    r->lar = (uint32_t)(uintptr_t)from;
+    r->eah = hi;
+    r->eal = lo;
+    r->len = len;
+    dma_push(false);
+}
+
 void rx_port_closed(uint32_t port)
 {
     for (uint32_t s = 0; s < NC_ABI_MAX_NODES; s++) {
@@ -413,8 +437,16 @@ void rx_packet(uint32_t isr)
              * (mcp_plugin.h): in the connection's sequence */
             const struct mcp_coll *coll = 0;
 
-            if (h->type != NC_PT_DATA && !(coll = plugin_of_type(h->type)))
-                break;
+            if (h->type != NC_PT_DATA) {
+                if (!(coll = plugin_of_type(h->type)))
+                    break;
+                if (coll->raw) {
+                    /* unsequenced (mcp_plugin.h): no connection state,
+                     * no piggy-backed ACK */
+                    held = coll->raw(h->src, h, n, b);
+                    break;
+                }
+            }
             held = data(h->src, h, n, b, coll);
             /* then the piggy-backed ACK: its SENT events queue behind
              * the RECV or collective's event this packet may have made

@@ -371,10 +371,8 @@ void tx_poll(uint32_t isr)
 {
     bool sent = !(isr & L9_ISR_SEND);
 
-    if (!sent && ctrl_pending()) {
-        ctrl_send_one();
-        sent = true;
-    }
+    if (!sent && ctrl_pending())
+        sent = ctrl_send_one();
     /* the peers with work; start after the last one that sent */
     uint32_t m = tx_active, i = rr < m ? rr : 0;
 
@@ -702,7 +700,17 @@ void tx_timer(void)
 #endif
         c->last_base = c->w.base;
     }
+    if (plugin_timer())
+        any = true;
     timer_on = any;
     if (any)
         hal_timer0(tx_rto);
+}
+
+void tx_timer_need(void)
+{
+    if (!timer_on) {
+        hal_timer0(tx_rto);
+        timer_on = true;
+    }
 }

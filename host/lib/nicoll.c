@@ -70,6 +70,7 @@ const char *nc_strerror(int err)
     case NC_ENORES: return "NIC out of resources";
     case NC_ECLOSED: return "cancelled: port closed";
     case NC_ENOREGION: return "no registration slot free on this port";
+    case NC_EPERM: return "multicast group owned by another port";
     default: return "unknown error";
     }
 }
@@ -86,6 +87,7 @@ static int from_status(uint32_t st)
     case NC_ST_ECLOSED: return NC_ECLOSED;
     case NC_ST_EBUSY: return NC_EBUSY;
     case NC_ST_ETIMEDOUT: return NC_ETIMEDOUT;
+    case NC_ST_EPERM: return NC_EPERM;
     default: return NC_EINVAL;
     }
 }
@@ -398,6 +400,7 @@ static int take_event(nc_port *p, nc_event *ev, struct tok **tp)
     memset(ev, 0, sizeof *ev);
     ev->type = (enum nc_event_type)type;
     ev->status = from_status(nc_get_be32(e + 8));
+    ev->group = nc_get_be32(e + 28);
     if (type == NC_EV_SENT && cookie < NC_ABI_SEND_TOKENS && p->stok[cookie].used) {
         t = &p->stok[cookie];
         ev->node = t->node;
@@ -597,4 +600,75 @@ unsigned nc_barrier_counter(const nc_port *p, enum nc_barrier_counter which)
     if (!p || (unsigned)which >= 3)
         return 0;
     return p->be->read32(p->be, p->pbase + off[which]);
+}
+
+/* ---- NIC multicast (docs/multicast.md) ------------------------------------ */
+
+static bool member_ok(const nc_port *p, nc_member m)
+{
+    return m.node < p->nodes && m.port < NC_ABI_PORTS;
+}
+
+int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_member *dests,
+                       unsigned n)
+{
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_MCAST, NC_MC_OP_SET, group };
+    bool is_root, is_dest = false;
+    int rc;
+
+    if (!p || !group || !dests || !n || n > NC_GROUP_MAX_DESTS || !member_ok(p, root))
+        return NC_EINVAL;
+    for (unsigned i = 0; i < n; i++) {
+        if (!member_ok(p, dests[i]) || (dests[i].node == root.node && dests[i].port == root.port))
+            return NC_EINVAL;
+        if (dests[i].node == p->node && dests[i].port == p->id)
+            is_dest = true;
+    }
+    is_root = root.node == p->node && root.port == p->id;
+    if (!is_root && !is_dest)
+        return NC_EINVAL;       /* not a member */
+    if (!is_root) {
+        w[3] = NC_MC_MEMBER(root.node, root.port);
+        return command(p, w);
+    }
+    /* the root's entry: the destinations, two a command */
+    w[3] = NC_MC_ROOT;
+    w[4] = n;
+    for (unsigned i = 0; i < n; i += 2) {
+        w[5] = i;
+        w[6] = NC_MC_MEMBER(dests[i].node, dests[i].port);
+        w[7] = i + 1 < n ? NC_MC_MEMBER(dests[i + 1].node, dests[i + 1].port) : 0;
+        if ((rc = command(p, w)) != NC_OK)
+            return rc;
+    }
+    return NC_OK;
+}
+
+int nc_group_destroy(nc_port *p, uint32_t group)
+{
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_MCAST, NC_MC_OP_DEL, group };
+
+    if (!p || !group)
+        return NC_EINVAL;
+    return command(p, w);
+}
+
+int nc_mcast(nc_port *p, uint32_t group, const void *buf, size_t len, void *ctx)
+{
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_MCAST, NC_MC_OP_SEND, group };
+    uint64_t bus = 0;
+    int k;
+
+    if (!p || !group || len > NC_ABI_MAX_MSG || (len && !buf))
+        return NC_EINVAL;
+    if (len && !bus_of(buf, len, &bus))
+        return NC_EFAULT;
+    if ((k = take(p->stok, NC_ABI_SEND_TOKENS, &p->nsend)) < 0)
+        return NC_EAGAIN;
+    p->stok[k] = (struct tok){ true, ctx, (void *)buf, len, 0, 0 };
+    w[3] = (uint32_t)(bus >> 32);
+    w[4] = (uint32_t)bus;
+    w[5] = (uint32_t)len;
+    w[6] = (uint32_t)k;
+    return command(p, w);
 }

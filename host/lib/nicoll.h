@@ -34,6 +34,7 @@ enum nc_error {
     NC_ENORES = -10,      /* the NIC ran out of resources */
     NC_ECLOSED = -11,     /* the operation was cancelled by nc_close */
     NC_ENOREGION = -12,   /* every registration slot of the port is used */
+    NC_EPERM = -13,       /* a multicast group owned by another port of the NIC */
 };
 const char *nc_strerror(int err);
 
@@ -47,6 +48,8 @@ typedef struct nc_event {
     void *buf;            /* the buffer of the send or receive */
     size_t len;           /* bytes sent or received */
     unsigned node, port;  /* peer: destination of a send, source of a receive */
+    uint32_t group;       /* a multicast's group id (RECV at a member, SENT at the
+                             root); 0 for ordinary messages (docs/multicast.md) */
 } nc_event;
 
 typedef struct nc_port nc_port;
@@ -208,5 +211,30 @@ int nc_barrier_wait(nc_port *p, const nc_barrier *b);
 enum nc_barrier_counter { NC_BARRIER_UNEXPECTED = 0, NC_BARRIER_RESENT = 1,
                           NC_BARRIER_REJECTED = 2 };
 unsigned nc_barrier_counter(const nc_port *p, enum nc_barrier_counter which);
+
+/* ---- NIC multicast (seed 000; docs/multicast.md) ----------------------------
+ * A group is a tree of members, each a (node, port), whose table entries the
+ * host writes into every member's NIC before the first multicast. This
+ * slice has the one-level tree: multisend, the root sends every packet to
+ * each destination from its NIC. Group ids are the caller's (not 0; the
+ * same on every member; unique among the groups of the NICs involved).
+ * Every member calls nc_group_multisend with the same arguments; its NIC
+ * then takes part as the root or as a destination. A port may use and
+ * change only the groups it created: another port's id is refused
+ * (NC_EPERM, as an NC_EVENT_ERROR event, or the multicast's SENT status).
+ * The group goes when the port closes. */
+#define NC_GROUP_MAX_DESTS 32u
+int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_member *dests,
+                       unsigned n);
+/* Drop this NIC's entry of the group (NC_EBUSY as an error event while
+ * a multicast of it is under way). */
+int nc_group_destroy(nc_port *p, uint32_t group);
+/* From the root: len bytes (0..NC_ABI_MAX_MSG) to every destination, each
+ * of which receives it in an ordinary receive buffer (nc_provide_recv) as
+ * an NC_EVENT_RECV whose group is this one, in the order of the root's
+ * multicasts of the group. One send token; its NC_EVENT_SENT (group set)
+ * comes when every destination has acknowledged all of it, and the buffer
+ * may be reused then. */
+int nc_mcast(nc_port *p, uint32_t group, const void *buf, size_t len, void *ctx);
 
 #endif

@@ -40,6 +40,18 @@
 #define NC_CMD_BARRIER   7u /* a1 bus_hi, a2 bus_lo, a3 len (0: the steps of this port's
                                previous barrier again, no DMA), a4 cookie; docs/barrier.md */
 #define NC_CMD_TIMEOUT   8u /* a1 send time-out in microseconds (0: the default) */
+#define NC_CMD_MCAST     9u /* multicast (firmware/coll/mcast.c, docs/multicast.md); a1 the
+                               operation NC_MC_OP_*, then its words: */
+#define NC_MC_OP_SET   1u   /* a2 group id (not 0), a3 parent NC_MC_MEMBER or NC_MC_ROOT,
+                               a4 children in all, a5 index of the first child below,
+                               a6, a7 up to two children (NC_MC_MEMBER); the entry is
+                               usable once every child is set; NC_EV_ERROR on refusal */
+#define NC_MC_OP_DEL   2u   /* a2 group id */
+#define NC_MC_OP_SEND  3u   /* a2 group id, a3 bus_hi, a4 bus_lo, a5 len, a6 cookie: from
+                               the root to every child; NC_EV_SENT (word 7 the group id)
+                               once every child acknowledged all of it */
+#define NC_MC_MEMBER(node, port) ((uint32_t)(node) << 8 | (port))
+#define NC_MC_ROOT     0xFFFFFFFFu
 
 /* The send time-out (docs/firmware.md "Send time-outs"): a message whose
  * connection has made no progress (no packet acknowledged) for this long
@@ -55,6 +67,8 @@
 #define NC_EV_RECV       2u /* status 0 or an error; cookie, len, src node, src port */
 #define NC_EV_ERROR      3u /* a command was refused: status, cookie = opcode */
 #define NC_EV_BARRIER    4u /* a NIC-based barrier completed (or was refused): status, cookie */
+/* Word 7 of an event: 0, or the group id of a multicast's RECV (at a member)
+ * or SENT (at the root). */
 
 /* Event status codes (the host library maps them to nc_strerror text). */
 #define NC_ST_OK          0u
@@ -65,6 +79,7 @@
 #define NC_ST_ENORES      5u /* out of tokens or staging slots */
 #define NC_ST_ECLOSED     6u /* cancelled: this port was closed */
 #define NC_ST_EBUSY       7u /* a barrier is already running on this port */
+#define NC_ST_EPERM       9u /* a group owned by another port of this NIC */
 #define NC_ST_ETIMEDOUT   8u /* SENT: not acknowledged within the port's send time-out
                                 (receiver without buffers, or its NIC dead or cut off);
                                 RECV: the sender timed out in the middle of this message */

@@ -31,6 +31,15 @@
                                     closed is refused; src_port/dst_port swapped,
                                     pad2 = the refused message's identity */
 
+/* Multicast packets (firmware/coll/mcast.c, docs/multicast.md): not in any
+ * connection's sequence. seq is the group's own sequence number (the
+ * root's per-group send sequence), pad2[0] the group id. MC_DATA goes from
+ * the root (src_port) to a member's port (dst_port) with one packet of a
+ * message (msg_len, offset, len); MC_ACK from a member to the root says
+ * that every group packet up to seq arrived. */
+#define NC_PT_MC_DATA    0x0A18u
+#define NC_PT_MC_ACK     0x0A19u
+
 #define NC_DF_FENCE  1u      /* data flag: no payload, clears the receiver's
                                 port fence for (sender, dst_port) */
 #define NC_DF_SYNC   2u      /* data flag: the first packet of the sender's epoch

@@ -1,0 +1,14 @@
+# Issue 16: NIC multicast (firmware/coll/mcast.c, libnicoll's nc_group_multisend
+# and nc_mcast) end to end: tests/mcast/suite. docs/multicast.md. The firmware
+# sources and its broken variants (mc_early_release, mc_no_retransmit,
+# mc_accept_any, mc_forget_on_close) are in mk/nicoll.mk's FW_SRCS and FW_BROKEN.
+MC_T := $(BUILD)/tests/mcast
+
+ALL_TARGETS += $(MC_T)/host_mcast.so
+CHECK_SUITES += tests/mcast/suite
+
+# (mk/nicoll.mk is read after this file: the library sources are named here)
+$(MC_T)/%.so: tests/mcast/%.c tests/lib/open_port.h tests/nicoll/pattern.h host/lib/nicoll.c \
+              host/lib/nicoll.h include/nicoll/nc_abi.h include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Host program for tests/mcast/suite: NIC multisend (nc_group_multisend,
+ * nc_mcast) on every node. Random choices come from the SEED argument
+ * (printed); the choices every node must agree on (message sizes) use the
+ * seed and the message's index only.
+ *
+ *   ms SEED NMSG MAXLEN OUTSTANDING
+ *       node 0 port 0 is the root, port 0 of every other node a
+ *       destination. The root multicasts NMSG messages of seeded sizes
+ *       (0 .. MAXLEN, including the packet boundaries), up to OUTSTANDING
+ *       at once, each from its own buffer, which it overwrites as soon as
+ *       the send's completion comes (the host may reuse it then: a NIC
+ *       that completes before every destination has the data, and later
+ *       sends from the buffer again, delivers garbage). Every destination
+ *       checks that it gets every message once, in order, intact, with
+ *       the group's id, and that nothing more comes afterwards.
+ *       Prints "ms root done sent=N failures=F" or
+ *       "ms member done got=N failures=F".
+ *   perm SEED
+ *       node 0's port 0 creates a group; port 1 of the same NIC tries to
+ *       multicast on it, to set it and to destroy it: each refused with
+ *       NC_EPERM. Port 0's multicast still reaches every destination.
+ *       Prints "perm done failures=F".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicoll/hostif.h"
+#include "nicoll.h"
+#include "../lib/open_port.h"
+#include "../nicoll/pattern.h"
+
+#define GROUP 0x4D430001u           /* "MC", 1 */
+#define DEADLINE_NS 500000000ull    /* 0.5 s of virtual time for one event */
+#define LINGER_NS 2000000ull        /* after the last message: nothing more may come */
+#define RECV_BUFS 8u
+#define MAX_OUT 8u
+
+static unsigned me, nn;
+static int failures;
+static uint64_t seed;
+
+#define FAIL(...) (nc_host_printf("FAIL " __VA_ARGS__), failures++)
+
+/* splitmix64: one stream per (seed, a) */
+static uint64_t rnd(uint64_t a)
+{
+    uint64_t z = seed * 0x9E3779B97F4A7C15ull + a * 0xBF58476D1CE4E5B9ull;
+
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Message k's size: packet boundaries and small sizes often, else any. */
+static size_t size_of(unsigned k, size_t maxlen)
+{
+    static const size_t edge[] = { 0, 1, 4, 12, 100, 1024, 4095, 4096, 4097, 8192, 16384,
+                                   32768, 65535, 65536 };
+    uint64_t r = rnd(k);
+    size_t len = r & 1 ? edge[(r >> 1) % (sizeof edge / sizeof edge[0])] : (r >> 8) % (maxlen + 1);
+
+    return len > maxlen ? maxlen : len;
+}
+
+static int wait_event(nc_port *p, nc_event *ev, uint64_t timeout_ns)
+{
+    return nc_wait(p, ev, timeout_ns);
+}
+
+static void create_group(nc_port *p, unsigned port)
+{
+    nc_member dests[NC_GROUP_MAX_DESTS], root = { 0, (uint8_t)port };
+    int rc;
+
+    for (unsigned i = 1; i < nn; i++)
+        dests[i - 1] = (nc_member){ (uint16_t)i, (uint8_t)port };
+    if ((rc = nc_group_multisend(p, GROUP, root, dests, nn - 1)) != NC_OK)
+        FAIL("nc_group_multisend: %s\n", nc_strerror(rc));
+}
+
+static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
+{
+    uint8_t *buf[MAX_OUT];
+    unsigned next = 0, done = 0, inflight = 0;
+    int slot_of[MAX_OUT];
+    nc_event ev;
+
+    for (unsigned i = 0; i < out; i++) {
+        buf[i] = region(p, maxlen ? maxlen : 1);
+        slot_of[i] = -1;
+    }
+    while (done < nmsg && !failures) {
+        while (next < nmsg && inflight < out) {
+            unsigned s = 0;
+            size_t len = size_of(next, maxlen);
+            int rc;
+
+            while (slot_of[s] >= 0)
+                s++;
+            pat_fill(buf[s], len, (uint32_t)seed, 0, next);
+            if ((rc = nc_mcast(p, GROUP, buf[s], len, &slot_of[s])) != NC_OK) {
+                FAIL("nc_mcast k=%u: %s\n", next, nc_strerror(rc));
+                break;
+            }
+            slot_of[s] = (int)next++;
+            inflight++;
+        }
+        if (wait_event(p, &ev, DEADLINE_NS) != NC_OK) {
+            FAIL("root: no completion within %llu ns (%u of %u done)\n", DEADLINE_NS, done, nmsg);
+            break;
+        }
+        if (ev.type != NC_EVENT_SENT || ev.group != GROUP || ev.status != NC_OK) {
+            FAIL("root: event type %d group %#x status %s\n", ev.type, ev.group,
+                 nc_strerror(ev.status));
+            continue;
+        }
+        /* the buffer is the host's again: overwrite it */
+        int *slot = ev.ctx;
+        unsigned s = (unsigned)(slot - slot_of);
+
+        nc_host_printf("ms sent k=%d len=%zu\n", *slot, ev.len);
+        memset(buf[s], 0xA5, maxlen ? maxlen : 1);
+        *slot = -1;
+        inflight--;
+        done++;
+    }
+    nc_host_printf("ms root done sent=%u failures=%d\n", done, failures);
+    return failures != 0;
+}
+
+static int member(nc_port *p, unsigned nmsg, size_t maxlen)
+{
+    uint8_t *buf[RECV_BUFS];
+    unsigned got = 0;
+    nc_event ev;
+    int rc;
+
+    for (unsigned i = 0; i < RECV_BUFS; i++) {
+        buf[i] = region(p, maxlen ? maxlen : 1);
+        if ((rc = nc_provide_recv(p, buf[i], maxlen, buf[i])) != NC_OK)
+            FAIL("nc_provide_recv: %s\n", nc_strerror(rc));
+    }
+    while (got < nmsg && !failures) {
+        size_t want = size_of(got, maxlen);
+
+        if (wait_event(p, &ev, DEADLINE_NS) != NC_OK) {
+            FAIL("member: message %u of %u did not come\n", got, nmsg);
+            break;
+        }
+        if (ev.type != NC_EVENT_RECV) {
+            FAIL("member: event type %d status %s\n", ev.type, nc_strerror(ev.status));
+            continue;
+        }
+        if (ev.status != NC_OK || ev.group != GROUP || ev.node != 0 || ev.port != 0 ||
+            ev.len != want || pat_check(ev.buf, ev.len, (uint32_t)seed, 0, got))
+            FAIL("member: message %u: status %s group %#x from %u:%u len %zu (want %zu)%s\n", got,
+                 nc_strerror(ev.status), ev.group, ev.node, ev.port, ev.len, want,
+                 pat_check(ev.buf, ev.len, (uint32_t)seed, 0, got) ? " contents wrong" : "");
+        nc_host_printf("ms recv k=%u len=%zu\n", got, ev.len);
+        got++;
+        memset(ev.buf, 0, maxlen);
+        if ((rc = nc_provide_recv(p, ev.buf, maxlen, ev.buf)) != NC_OK)
+            FAIL("nc_provide_recv: %s\n", nc_strerror(rc));
+    }
+    /* exactly once: nothing more comes */
+    if (!failures && wait_event(p, &ev, LINGER_NS) == NC_OK)
+        FAIL("member: an extra event type %d len %zu after all %u messages\n", ev.type, ev.len,
+             nmsg);
+    nc_host_printf("ms member done got=%u failures=%d\n", got, failures);
+    return failures != 0;
+}
+
+static int ms(int argc, char **argv)
+{
+    unsigned nmsg = argc > 3 ? (unsigned)atoi(argv[3]) : 20;
+    size_t maxlen = argc > 4 ? strtoul(argv[4], NULL, 0) : 65536;
+    unsigned out = argc > 5 ? (unsigned)atoi(argv[5]) : 4;
+    nc_port *p;
+    int rc;
+
+    if (nn < 2 || nn - 1 > NC_GROUP_MAX_DESTS || maxlen > 65536 || !out || out > MAX_OUT) {
+        nc_host_printf("FAIL ms: bad arguments (nodes %u, maxlen %zu, outstanding %u)\n", nn,
+                       maxlen, out);
+        return 2;
+    }
+    p = open_port(0);
+    create_group(p, 0);
+    rc = me == 0 ? root(p, nmsg, maxlen, out) : member(p, nmsg, maxlen);
+    nc_close(p);
+    return rc;
+}
+
+/* The next event of p that is an error or a send's completion. */
+static int refusal(nc_port *p, const char *what)
+{
+    nc_event ev;
+
+    if (wait_event(p, &ev, DEADLINE_NS) != NC_OK) {
+        FAIL("perm: %s: no answer\n", what);
+        return 0;
+    }
+    nc_host_printf("perm: %s: event type %d status %s\n", what, ev.type, nc_strerror(ev.status));
+    return ev.status;
+}
+
+static int perm(void)
+{
+    nc_port *p = open_port(0);
+    nc_event ev;
+
+    create_group(p, 0);
+    if (me == 0) {
+        nc_port *q = open_port(1);
+        nc_member dests[1] = { { (uint16_t)(nn - 1), 0 } }, r = { 0, 1 };
+        uint8_t *b = region(q, 64), *a = region(p, 64);
+
+        if (nc_mcast(q, GROUP, b, 64, NULL) != NC_OK || refusal(q, "multicast") != NC_EPERM)
+            FAIL("perm: port 1's multicast on port 0's group was not refused with NC_EPERM\n");
+        if (nc_group_multisend(q, GROUP, r, dests, 1) != NC_OK ||
+            refusal(q, "set") != NC_EPERM)
+            FAIL("perm: port 1 setting port 0's group was not refused with NC_EPERM\n");
+        if (nc_group_destroy(q, GROUP) != NC_OK || refusal(q, "destroy") != NC_EPERM)
+            FAIL("perm: port 1 destroying port 0's group was not refused with NC_EPERM\n");
+        pat_fill(a, 64, (uint32_t)seed, 0, 0);
+        if (nc_mcast(p, GROUP, a, 64, NULL) != NC_OK || wait_event(p, &ev, DEADLINE_NS) ||
+            ev.type != NC_EVENT_SENT || ev.status != NC_OK)
+            FAIL("perm: port 0's own multicast did not complete\n");
+        nc_close(q);
+    } else {
+        uint8_t *b = region(p, 64);
+
+        nc_provide_recv(p, b, 64, NULL);
+        if (wait_event(p, &ev, DEADLINE_NS) || ev.type != NC_EVENT_RECV || ev.group != GROUP ||
+            ev.len != 64 || pat_check(b, 64, (uint32_t)seed, 0, 0))
+            FAIL("perm: member did not get port 0's multicast intact\n");
+    }
+    nc_host_printf("perm done failures=%d\n", failures);
+    nc_close(p);
+    return failures != 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "ms";
+
+    me = nc_host_node();
+    nn = nc_host_nodes();
+    seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
+    if (me == 0)
+        nc_host_printf("host_mcast %s seed=%llu nodes=%u\n", mode, (unsigned long long)seed, nn);
+    if (!strcmp(mode, "ms"))
+        return ms(argc, argv);
+    if (!strcmp(mode, "perm"))
+        return perm();
+    nc_host_printf("FAIL unknown mode '%s'\n", mode);
+    return 2;
+}
