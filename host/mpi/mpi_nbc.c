@@ -47,12 +47,19 @@ static struct mpi_nbc *nbc_new(MPI_Comm comm)
     return s;
 }
 
+/* Room for one more of n elements of size elem in the array at p (its
+ * capacity *cap, doubled when full): the rounds and their lists grow so. */
+static void *room_for_one(void *p, int n, int *cap, size_t elem)
+{
+    if (n < *cap)
+        return p;
+    *cap = *cap ? 2 * *cap : 4;
+    return realloc(p, elem * (size_t)*cap);
+}
+
 static void next_round(struct mpi_nbc *s)
 {
-    if (s->nrounds == s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 4;
-        s->round = realloc(s->round, sizeof *s->round * (size_t)s->cap);
-    }
+    s->round = room_for_one(s->round, s->nrounds, &s->cap, sizeof *s->round);
     s->round[s->nrounds++] = (struct nbc_round){ 0 };
 }
 
@@ -64,10 +71,7 @@ static void xfer(struct mpi_nbc *s, bool send, const void *buf, size_t count, MP
     if (!s->nrounds)
         next_round(s);
     r = &s->round[s->nrounds - 1];
-    if (r->n == r->cap) {
-        r->cap = r->cap ? 2 * r->cap : 4;
-        r->x = realloc(r->x, sizeof *r->x * (size_t)r->cap);
-    }
+    r->x = room_for_one(r->x, r->n, &r->cap, sizeof *r->x);
     r->x[r->n++] = (struct nbc_xfer){ send, (void *)buf, count, t, peer };
 }
 
@@ -79,10 +83,7 @@ static void local(struct mpi_nbc *s, MPI_Op op, const void *in, void *inout, siz
     if (!s->nrounds)
         next_round(s);
     r = &s->round[s->nrounds - 1];
-    if (r->nl == r->lcap) {
-        r->lcap = r->lcap ? 2 * r->lcap : 4;
-        r->l = realloc(r->l, sizeof *r->l * (size_t)r->lcap);
-    }
+    r->l = room_for_one(r->l, r->nl, &r->lcap, sizeof *r->l);
     r->l[r->nl++] = (struct nbc_local){ op, in, inout, count, t };
 }
 
