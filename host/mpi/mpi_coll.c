@@ -127,6 +127,8 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
     if (root < 0 || root >= comm->size)
         return mpi_error(comm, MPI_ERR_ROOT, "MPI_Bcast", "root %d not in 0..%d", root,
                          comm->size - 1);
+    if (mpi_bcast_nic(buf, (size_t)count, t, root, comm))
+        return MPI_SUCCESS;
     n = comm->size;
     vr = (comm->rank - root + n) % n;
     for (mask = 1; mask < n; mask <<= 1) {

@@ -173,6 +173,7 @@ int MPI_Comm_free(MPI_Comm *comm)
     if ((*comm)->predefined)
         return mpi_error(*comm, MPI_ERR_COMM, "MPI_Comm_free",
                          "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
+    mpi_bcast_nic_release(*comm);
     MPI_Group_free(&(*comm)->group);
     free(*comm);
     *comm = MPI_COMM_NULL;

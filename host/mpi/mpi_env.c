@@ -43,6 +43,15 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         nc_host_printf("libmpi: MPI_NC_BARRIER='%s' is not 'host' or 'nic'\n", s);
         nc_host_exit(2);
     }
+    s = getenv("MPI_NC_BCAST");
+    if (!s || !strcmp(s, "host"))
+        mpi_state.bcast_nic = 0;
+    else if (!strcmp(s, "nic"))
+        mpi_state.bcast_nic = 1;
+    else {
+        nc_host_printf("libmpi: MPI_NC_BCAST='%s' is not 'host' or 'nic'\n", s);
+        nc_host_exit(2);
+    }
     mpi_state.debug = getenv("MPI_NC_DEBUG") && strcmp(getenv("MPI_NC_DEBUG"), "0");
     mpi_comm_init_predefined(mpi_state.world_rank, mpi_state.world_size);
     if ((rc = mpi_net_init()))
@@ -87,7 +96,10 @@ int MPI_Finalize(void)
 {
     MPI_CHECK_INIT("MPI_Finalize");
     /* Every rank's packets must have reached their peers before any port
-     * closes: a barrier, then our own sends acknowledged. */
+     * closes: our multicasts acknowledged by every member (a member drops
+     * its group entries when its port closes), a barrier, then our own
+     * sends acknowledged. */
+    mpi_net_mcast_drain();
     MPI_Barrier(MPI_COMM_WORLD);
     mpi_net_finalize();
     mpi_state.finalized = true;

@@ -59,6 +59,7 @@ struct mpi_comm_s {
     MPI_Errhandler errh;
     bool predefined;
     uint32_t coll_seq;          /* collective calls so far (tags of non-blocking ones) */
+    signed char *nic_bcast;     /* per root: 0 not tried yet, 1 NIC group, -1 host path */
 };
 
 int mpi_world_rank(MPI_Comm c, int rank);
@@ -147,8 +148,9 @@ struct mpi_state {
     size_t eager_max;           /* largest message sent eagerly (MPI_NC_EAGER_MAX) */
     uint64_t spin_ns;           /* a blocking wait polls this long before sleeping */
     size_t chunk;               /* rendezvous data per packet (MPI_NC_CHUNK) */
-    int barrier_nic;
-    int debug;                  /* MPI_NC_DEBUG: say what a stalled wait waits for */            /* MPI_Barrier on the NIC (MPI_NC_BARRIER) */
+    int barrier_nic;            /* MPI_Barrier on the NIC (MPI_NC_BARRIER) */
+    int bcast_nic;              /* MPI_Bcast on NIC multicast (MPI_NC_BCAST) */
+    int debug;                  /* MPI_NC_DEBUG: say what a stalled wait waits for */
     uint32_t next_ctx;          /* lowest context id this process has not used */
     uint64_t t0_ns;             /* MPI_Wtime's origin */
     /* buffered sends */
@@ -171,6 +173,12 @@ void mpi_progress(void);
  * nothing happened since *idle_since for MPI_NC_SPIN_US. */
 void mpi_progress_wait(uint64_t *idle_since);
 void mpi_net_dump(const char *why);
+struct nc_port *mpi_net_port(void);
+/* A multicast of a broadcast's bytes to its NIC group (no header), queued
+ * in order with the packets before it; returns once the bytes are copied. */
+void mpi_net_mcast(uint32_t group, const void *data, size_t len);
+/* Wait until every multicast of this rank is acknowledged by all members. */
+void mpi_net_mcast_drain(void);
 void mpi_match_dump(void);
 
 /* Matching (mpi_match.c): called by mpi_net.c for each packet in arrival order. */
@@ -184,6 +192,13 @@ void mpi_send_rndv_data(MPI_Request r);
 
 /* ---- collectives ------------------------------------------------------------------ */
 int mpi_barrier_nic(MPI_Comm comm);
+/* MPI_Bcast on the NIC (mpi_bcast_nic.c): 1 if done there, 0 if this
+ * (communicator, root) uses the host's algorithm; the same answer on
+ * every member. Collective, as MPI_Bcast is. */
+int mpi_bcast_nic(void *buf, size_t count, MPI_Datatype t, int root, MPI_Comm c);
+void mpi_bcast_nic_arrived(uint32_t group, const uint8_t *data, size_t len);
+/* Drop c's broadcast groups (collective: MPI_Comm_free). */
+void mpi_bcast_nic_release(MPI_Comm c);
 void mpi_nbc_progress(void);
 void mpi_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype t);
 struct mpi_op_s { MPI_User_function *user; int commute; int which; bool predefined; };

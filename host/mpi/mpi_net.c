@@ -22,6 +22,9 @@
 
 #define NC_SEND_SLOTS 16    /* libnicoll's send tokens per port */
 #define NC_RECV_SLOTS 32    /* its receive tokens */
+/* The NIC queues up to 8 multicasts per group (docs/multicast.md); more
+ * at once are refused, so the queue holds the next one back. */
+#define NC_MCASTS_IN_FLIGHT 8
 
 struct pkt {
     int dst;
@@ -29,6 +32,8 @@ struct pkt {
     const uint8_t *data;
     size_t len;
     MPI_Request owner;
+    uint32_t group;             /* a broadcast's multicast (no header), or 0 */
+    bool *pushed;               /* set once the bytes are in a staging slot */
     struct pkt *next;
 };
 
@@ -38,6 +43,7 @@ static size_t slot_size;
 static int free_slots[NC_SEND_SLOTS], nfree;
 static struct pkt *q_head, *q_tail;         /* waiting for a staging slot */
 static struct pkt *self_head, *self_tail;   /* to this rank, with their bytes */
+static unsigned mcasts_out;                 /* multicasts not yet acknowledged by all */
 
 static size_t env_size(const char *name, size_t dflt, size_t lo, size_t hi)
 {
@@ -93,6 +99,17 @@ void mpi_net_finalize(void)
 
 static void push_queue(void);
 
+static void enqueue(struct pkt *p)
+{
+    if (q_tail)
+        q_tail->next = p;
+    else
+        q_head = p;
+    q_tail = p;
+    push_queue();       /* not mpi_progress: no packet is handled inside another */
+    mpi_compute_mark();
+}
+
 static void frag_done(MPI_Request r)
 {
     if (r && r->frags_left && !--r->frags_left) {
@@ -113,6 +130,8 @@ void mpi_net_send(int dst, const struct mpi_hdr *h, const void *data, size_t len
     p->data = data;
     p->len = len;
     p->owner = owner;
+    p->group = 0;
+    p->pushed = NULL;
     p->next = NULL;
     if (dst == mpi_state.world_rank) {
         /* the bytes are copied now: the receive side owns its copy */
@@ -128,13 +147,7 @@ void mpi_net_send(int dst, const struct mpi_hdr *h, const void *data, size_t len
         frag_done(owner);
         return;
     }
-    if (q_tail)
-        q_tail->next = p;
-    else
-        q_head = p;
-    q_tail = p;
-    push_queue();       /* not mpi_progress: no packet is handled inside another */
-    mpi_compute_mark();
+    enqueue(p);
 }
 
 /* Copy queued packets, oldest first, into free staging slots and hand
@@ -143,15 +156,23 @@ static void push_queue(void)
 {
     while (q_head && nfree && nc_send_tokens(port)) {
         struct pkt *p = q_head;
+        if (p->group && mcasts_out >= NC_MCASTS_IN_FLIGHT)
+            return;
         int slot = free_slots[--nfree];
         uint8_t *b = arena + slot_size * slot;
         int rc;
 
-        memcpy(b, &p->h, sizeof p->h);
-        if (p->len)
-            nc_host_memcpy(b + sizeof p->h, p->data, p->len);
-        rc = nc_send(port, (unsigned)p->dst, 0, b, sizeof p->h + p->len,
-                     (void *)(uintptr_t)slot);
+        if (p->group) {
+            if (p->len)
+                nc_host_memcpy(b, p->data, p->len);
+            rc = nc_mcast(port, p->group, b, p->len, (void *)(uintptr_t)slot);
+        } else {
+            memcpy(b, &p->h, sizeof p->h);
+            if (p->len)
+                nc_host_memcpy(b + sizeof p->h, p->data, p->len);
+            rc = nc_send(port, (unsigned)p->dst, 0, b, sizeof p->h + p->len,
+                         (void *)(uintptr_t)slot);
+        }
         if (rc) {
             free_slots[nfree++] = slot;
             if (rc == NC_EAGAIN)
@@ -163,6 +184,10 @@ static void push_queue(void)
         q_head = p->next;
         if (!q_head)
             q_tail = NULL;
+        if (p->pushed) {
+            *p->pushed = true;
+            mcasts_out++;
+        }
         frag_done(p->owner);
         free(p);
     }
@@ -175,9 +200,13 @@ static void handle_event(const nc_event *ev)
                   nc_strerror(ev->status));
     if (ev->type == NC_EVENT_SENT) {
         free_slots[nfree++] = (int)(uintptr_t)ev->ctx;
+        if (ev->group)
+            mcasts_out--;
     } else if (ev->type == NC_EVENT_RECV) {
         uint8_t *b = ev->ctx;
-        if (ev->len < sizeof(struct mpi_hdr)) {
+        if (ev->group) {
+            mpi_bcast_nic_arrived(ev->group, b, ev->len);
+        } else if (ev->len < sizeof(struct mpi_hdr)) {
             mpi_error(NULL, MPI_ERR_INTERN, "progress",
                       "a packet of %zu bytes from node %u", ev->len, ev->node);
         } else {
@@ -189,6 +218,38 @@ static void handle_event(const nc_event *ev)
     }
 }
 
+nc_port *mpi_net_port(void)
+{
+    return port;
+}
+
+/* A multicast of 'group' (a broadcast's share), in order with every packet
+ * queued before it; returns once its bytes are in a staging slot, so the
+ * caller's buffer is free again. */
+void mpi_net_mcast(uint32_t group, const void *data, size_t len)
+{
+    struct pkt *p = calloc(1, sizeof *p);
+    bool pushed = false;
+    uint64_t idle = nc_host_now_ns();
+
+    p->group = group;
+    p->data = data;
+    p->len = len;
+    p->pushed = &pushed;
+    enqueue(p);
+    while (!pushed)
+        mpi_progress_wait(&idle);
+}
+
+/* Until every multicast of ours is acknowledged by every member. */
+void mpi_net_mcast_drain(void)
+{
+    uint64_t idle = nc_host_now_ns();
+
+    while (mcasts_out || q_head)
+        mpi_progress_wait(&idle);
+}
+
 /* What the engine holds (MPI_NC_DEBUG=1 prints it when a wait stalls). */
 void mpi_net_dump(const char *why)
 {
@@ -196,8 +257,9 @@ void mpi_net_dump(const char *why)
     for (struct pkt *p = q_head; p; p = p->next)
         q++;
     nc_host_printf("libmpi: rank %d: %s: %u packets queued, %d staging slots free, "
-                   "%u send tokens, %u receive tokens\n", mpi_state.world_rank, why, q, nfree,
-                   nc_send_tokens(port), nc_recv_tokens(port));
+                   "%u send tokens, %u receive tokens, %u multicasts unacknowledged\n",
+                   mpi_state.world_rank, why, q, nfree, nc_send_tokens(port),
+                   nc_recv_tokens(port), mcasts_out);
 }
 
 /* Events, then queued packets, then packets to oneself (those queued

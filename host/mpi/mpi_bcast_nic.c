@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * MPI_Bcast on NIC multicast (MPI_NC_BCAST=nic; docs/mpi.md "Broadcast on
+ * the NIC"). A communicator gets one NIC group per root, created the first
+ * time that root broadcasts and kept until MPI_Comm_free or MPI_Finalize
+ * (seed 003's "lazy" creation). Creation is collective and agreed: every
+ * member writes its entry if its NIC has room, then an allreduce tells all
+ * whether every member did; if one could not, the ones that did drop
+ * theirs and the (communicator, root) pair stays on the host's binomial
+ * broadcast for good. Every member decides from the same allreduce, so
+ * they never disagree on the path, and the agreement also orders every
+ * member's entry before the root's first multicast.
+ *
+ * The data go without a header: the group names the communicator and the
+ * root, and MPI's matching rule (same type signature on every member)
+ * tells a member how many bytes to wait for. Longer than one receive slot
+ * (MPI_NC_CHUNK) they go as several multicasts of the group, in order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_impl.h"
+#include "nicoll.h"
+#include "nicoll/hostif.h"
+
+/* MPI owns port 0 alone, so the NIC's group table (16 entries) is ours;
+ * a few stay free for a program that opens other ports of its own. */
+#define BCAST_GROUPS_MAX 12
+/* ids: bit 31 (never 0) | context id (19 bits) | root (12 bits) */
+#define CTX_BITS 19
+#define ROOT_BITS 12
+
+static unsigned groups_used;
+
+/* Data of a group that arrived before its MPI_Bcast was called. */
+struct arrival {
+    uint32_t group;
+    size_t len;
+    struct arrival *next;
+    uint8_t data[];
+};
+static struct arrival *early_head, *early_tail;
+
+/* The broadcast this rank waits in (one at most: MPI_Bcast blocks). */
+static struct {
+    uint32_t group;
+    uint8_t *dst;
+    size_t left;
+} waiter;
+
+static uint32_t group_id(MPI_Comm c, int root)
+{
+    return 0x80000000u | (c->ctx << ROOT_BITS) | (uint32_t)root;
+}
+
+static bool group_fits(MPI_Comm c)
+{
+    /* a flat multisend reaches NC_GROUP_MAX_DESTS destinations */
+    return c->ctx < (1u << CTX_BITS) && c->size <= (1 << ROOT_BITS) &&
+           (unsigned)c->size - 1 <= NC_GROUP_MAX_DESTS;
+}
+
+static int group_write(MPI_Comm c, int root)
+{
+    nc_member r = { (uint16_t)c->group->world[root], 0 };
+    nc_member *d = malloc(sizeof *d * (size_t)c->size);
+    unsigned n = 0;
+    int rc;
+
+    for (int i = 0; i < c->size; i++)
+        if (i != root)
+            d[n++] = (nc_member){ (uint16_t)c->group->world[i], 0 };
+    rc = nc_group_multisend(mpi_net_port(), group_id(c, root), r, d, n);
+    free(d);
+    return rc;
+}
+
+/* Collective over c: true if every member now has the group's entry. */
+static bool group_setup(MPI_Comm c, int root)
+{
+    int mine = group_fits(c) && groups_used < BCAST_GROUPS_MAX && group_write(c, root) == NC_OK;
+    int all = 0;
+
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, c);
+    if (mine && !all)
+        nc_group_destroy(mpi_net_port(), group_id(c, root));
+    else if (all)
+        groups_used++;
+    if (mpi_state.debug)
+        nc_host_printf("libmpi: rank %d: broadcast group %#x of root %d: %s\n",
+                       mpi_state.world_rank, group_id(c, root), root,
+                       all ? "on the NIC" : "on the host (a member has no room)");
+    return all;
+}
+
+/* A member's share of a multicast, from mpi_net.c's event loop. */
+void mpi_bcast_nic_arrived(uint32_t group, const uint8_t *data, size_t len)
+{
+    if (waiter.dst && waiter.group == group && !early_head && len <= waiter.left) {
+        nc_host_memcpy(waiter.dst, data, len);
+        waiter.dst += len;
+        waiter.left -= len;
+        return;
+    }
+    struct arrival *a = malloc(sizeof *a + len);
+    a->group = group;
+    a->len = len;
+    a->next = NULL;
+    nc_host_memcpy(a->data, data, len);
+    if (early_tail)
+        early_tail->next = a;
+    else
+        early_head = a;
+    early_tail = a;
+}
+
+/* Take what arrived early for our group, oldest first. */
+static void take_early(void)
+{
+    struct arrival **pp = &early_head, *prev = NULL;
+
+    while (*pp && waiter.left) {
+        struct arrival *a = *pp;
+        if (a->group != waiter.group) {
+            prev = a;
+            pp = &a->next;
+            continue;
+        }
+        if (a->len > waiter.left) {
+            mpi_error(NULL, MPI_ERR_TRUNCATE, "MPI_Bcast",
+                      "the root sent more bytes than this rank's count and type hold");
+            return;
+        }
+        nc_host_memcpy(waiter.dst, a->data, a->len);
+        waiter.dst += a->len;
+        waiter.left -= a->len;
+        *pp = a->next;
+        if (early_tail == a)
+            early_tail = prev;
+        free(a);
+    }
+}
+
+static void receive(uint32_t group, uint8_t *dst, size_t bytes)
+{
+    uint64_t idle = nc_host_now_ns();
+
+    waiter.group = group;
+    waiter.dst = dst;
+    waiter.left = bytes;
+#ifdef MPI_BROKEN_BCAST_FIRST_SEGMENT   /* negative control: only the first multicast */
+    if (bytes > mpi_state.chunk)
+        waiter.left = mpi_state.chunk;
+#endif
+    take_early();
+    while (waiter.left) {
+        mpi_progress_wait(&idle);
+        take_early();
+    }
+    waiter.dst = NULL;
+}
+
+int mpi_bcast_nic(void *buf, size_t count, MPI_Datatype t, int root, MPI_Comm c)
+{
+    size_t bytes = count * t->size;
+
+    if (!mpi_state.bcast_nic || c->size < 2 || !bytes)
+        return 0;
+    if (!c->nic_bcast)
+        c->nic_bcast = calloc((size_t)c->size, 1);
+    if (!c->nic_bcast[root])
+        c->nic_bcast[root] = group_setup(c, root) ? 1 : -1;
+    if (c->nic_bcast[root] < 0)
+        return 0;
+
+    uint32_t group = group_id(c, root);
+    uint8_t *packed = t->contig ? (uint8_t *)buf + t->true_lb : malloc(bytes);
+    if (c->rank == root) {
+        if (!t->contig)
+            mpi_pack_bytes(buf, count, t, packed);
+        for (size_t off = 0; off < bytes; off += mpi_state.chunk) {
+            size_t len = bytes - off < mpi_state.chunk ? bytes - off : mpi_state.chunk;
+            mpi_net_mcast(group, packed + off, len);
+        }
+    } else {
+        receive(group, packed, bytes);
+        if (!t->contig)
+            mpi_unpack_bytes(packed, bytes, buf, count, t);
+    }
+    if (!t->contig)
+        free(packed);
+    return 1;
+}
+
+/* Before the groups go (MPI_Comm_free, MPI_Finalize): every multicast of
+ * ours acknowledged by every member, then everyone past that point, so no
+ * member drops its entry while a root may still send to it. Collective. */
+void mpi_bcast_nic_release(MPI_Comm c)
+{
+    bool any = false;
+
+    for (int r = 0; c->nic_bcast && r < c->size; r++)
+        any |= c->nic_bcast[r] > 0;
+    if (!any) {
+        free(c->nic_bcast);
+        c->nic_bcast = NULL;
+        return;
+    }
+    mpi_net_mcast_drain();
+    MPI_Barrier(c);
+    for (int r = 0; r < c->size; r++)
+        if (c->nic_bcast[r] > 0) {
+            nc_group_destroy(mpi_net_port(), group_id(c, r));
+            groups_used--;
+        }
+    free(c->nic_bcast);
+    c->nic_bcast = NULL;
+}
