@@ -7,10 +7,13 @@
  * What a real board needs that this file cannot give by itself (no board
  * exists here; docs/libnicoll.md lists it): DMA-able memory with bus
  * addresses. The caller passes an arena size and the bus address of its
- * first byte; the memory is mmap'd anonymous memory. On real hardware the
- * arena must be memory the IOMMU maps at that bus address (VFIO
- * VFIO_IOMMU_MAP_DMA with iova = bus_base) or pinned physically contiguous
- * memory whose physical address is bus_base; wiring that up is not done.
+ * first byte. If NICOLL_PCI_DMA names a file, the arena is that file mapped
+ * shared (at most the arena size): a u-dma-buf device (/dev/udmabufN, bus
+ * address in its sysfs phys_addr) on a real machine, or the dma file of an
+ * emulated board (lanai-run --board-dir, docs/myrinet.md). Otherwise it is
+ * anonymous memory, which a real board cannot reach: there the arena must
+ * be memory the IOMMU maps at that bus address (VFIO VFIO_IOMMU_MAP_DMA
+ * with iova = bus_base), which is not done.
  * Interrupts: the sysfs resource file has none, so waits poll the event
  * ring with a short sleep; routes are the crossbar's (0x80 | node) unless
  * NICOLL_ROUTES names a file of "node byte..." lines (hex bytes).
@@ -19,8 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "board.h"
 #include "nc_backend.h"
@@ -128,6 +135,40 @@ static void pclose_(struct nc_backend *be)
     free(p);
 }
 
+/* The DMA arena: NICOLL_PCI_DMA's file (shared; *arena shrinks to the
+ * file's size) or anonymous memory. NULL with a message on failure. */
+static uint8_t *map_arena(size_t *arena, char *err, size_t errlen)
+{
+    const char *f = getenv("NICOLL_PCI_DMA");
+    struct stat st;
+    void *m;
+    int fd;
+
+    if (!f || !*f) {
+        m = mmap(NULL, *arena, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) {
+            snprintf(err, errlen, "DMA arena of %zu bytes: cannot map", *arena);
+            return NULL;
+        }
+        return m;
+    }
+    if ((fd = open(f, O_RDWR)) < 0 || fstat(fd, &st)) {
+        snprintf(err, errlen, "NICOLL_PCI_DMA=%s: %s", f, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size < *arena)
+        *arena = (size_t)st.st_size;
+    m = *arena ? mmap(NULL, *arena, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (m == MAP_FAILED) {
+        snprintf(err, errlen, "NICOLL_PCI_DMA=%s: cannot map %zu bytes", f, *arena);
+        return NULL;
+    }
+    return m;
+}
+
 struct nc_backend *nc_backend_pci(const char *bar, size_t arena, uint64_t bus_base,
                                   char *err, size_t errlen)
 {
@@ -141,9 +182,8 @@ struct nc_backend *nc_backend_pci(const char *bar, size_t arena, uint64_t bus_ba
         free(p);
         return NULL;
     }
-    p->arena = mmap(NULL, arena, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p->arena == MAP_FAILED) {
-        snprintf(err, errlen, "DMA arena of %zu bytes: cannot map", arena);
+    p->arena = map_arena(&arena, err, errlen);
+    if (!p->arena) {
         nc_board_close(&p->board);
         free(p);
         return NULL;

@@ -1,0 +1,24 @@
+# Issue 18 items 3 and 5: the real host tools against an emulated board.
+# lanai-run --board-dir exposes one node's board window and DMA memory as
+# files; lanai-flash and a pci-backend program (tests/board/pci_client.c)
+# use them as they would a real board's; cluster flashing with pdsh.
+# docs/lanai-flash.md, docs/myrinet.md ("A board for outside programs").
+BOARD_T := $(BUILD)/tests/board
+ALL_TARGETS += $(BOARD_T)/pci_client $(BOARD_T)/host_echo.so
+CHECK_SUITES += tests/board/suite
+
+$(BOARD_T)/pci_client: tests/board/pci_client.c tests/nicoll/pattern.h $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) \
+		common/board.h $(COMMON_LIB)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra $(NCL_INC) $< $(NCL_PCI_SRCS) $(COMMON_LIB) -o $@
+
+$(BOARD_T)/host_echo.so: tests/board/host_echo.c tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) \
+		include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+ALL_TARGETS += $(BIN)/lanai-flash-cluster
+$(BIN)/lanai-flash-cluster: host/tools/lanai-flash-cluster
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod +x $@
