@@ -31,8 +31,14 @@
  * write-1-to-clear of exactly the bits that are set), and all but the last
  * of several writes to one register between two looks (a loader's
  * INT_DISABLE right before its RESET_ON: interrupts go nowhere in this
- * mode). The EEPROM is read-only: it is written back if the outside
- * changes it.
+ * mode). One such loss is repaired: a RESET_OFF that finds the LANai
+ * running means its RESET_ON was overwritten before anyone looked (on a
+ * machine so loaded that neither the watcher nor the emulator ran for the
+ * milliseconds of a load; nothing but a loader writes RESET_OFF), so the
+ * machine applies the pair, reset then release, and counts it. The
+ * emulator's thread did not run in that time either, so the old firmware
+ * ran at most to the end of the window in which the RESET_ON came.
+ * The EEPROM is read-only: it is written back if the outside changes it.
  */
 #include "qemu/osdep.h"
 #include "qemu/atomic.h"
@@ -61,6 +67,7 @@ typedef struct MrExt {
     QemuMutex lock;
     QemuThread watcher;
     uint32_t ctl_q[EXT_CTL_QUEUE], ctl_qn, ctl_last;
+    uint64_t watcher_looks, watcher_seen, implied_resets;
 } MrExt;
 
 /* Look at the control register; a new value that is not the published
@@ -87,8 +94,13 @@ static void *ctl_watch(void *opaque)
     MrExt *x = opaque;
 
     for (;;) {
+        unsigned before;
+
         qemu_mutex_lock(&x->lock);
+        before = x->ctl_qn;
         ctl_look(x);
+        x->watcher_looks++;
+        x->watcher_seen += x->ctl_qn != before;
         qemu_mutex_unlock(&x->lock);
         g_usleep(EXT_WATCH_US);
     }
@@ -220,6 +232,17 @@ uint64_t mr_ext_wall_ps(MyrinetState *m)
     return (uint64_t)(get_clock() - m->ext->t0_ns) * 1000;
 }
 
+static void ctl_post(MrNode *n, uint64_t t_ps, uint32_t v)
+{
+    MrEvent *e = g_new0(MrEvent, 1);
+
+    e->t_ps = t_ps;
+    e->kind = MR_EV_PIO_WRITE;
+    e->off = L9_BAR_CONTROL;
+    e->val = v;
+    mr_post(n, e);
+}
+
 /* Writes of the outside host since the last sample become PIO writes at
  * t_ps: specials first, then the control register (a loader writes EIMR,
  * then releases the reset). Returns whether there were any. */
@@ -260,14 +283,18 @@ bool mr_ext_sample(MyrinetState *m, uint64_t t_ps)
      * reset): what was queued, in order; else publish its state */
     qemu_mutex_lock(&x->lock);
     ctl_look(x);
-    for (unsigned i = 0; i < x->ctl_qn; i++) {
-        MrEvent *e = g_new0(MrEvent, 1);
+    for (unsigned i = 0, held = n->board.held; i < x->ctl_qn; i++) {
+        uint32_t v = be32_to_cpu(x->ctl_q[i]);
+        bool on = v & L9_CTL_RESET_ON, off = v & L9_CTL_RESET_OFF;
 
-        e->t_ps = t_ps;
-        e->kind = MR_EV_PIO_WRITE;
-        e->off = L9_BAR_CONTROL;
-        e->val = be32_to_cpu(x->ctl_q[i]);
-        mr_post(n, e);
+        if (off && !on && !held) {
+            ctl_post(n, t_ps, L9_CTL_RESET_ON);     /* the RESET_ON lost */
+            x->implied_resets++;
+        }
+        if (on != off) {
+            held = on;
+        }
+        ctl_post(n, t_ps, v);
         x->writes++;
         any = true;
     }
@@ -294,7 +321,11 @@ void mr_ext_stats(MyrinetState *m)
 {
     if (m->ext) {
         fprintf(stderr, "myrinet: board-dir: %" PRIu64 " samples of node %u's "
-                "registers, %" PRIu64 " writes from the outside host\n",
-                m->ext->samples, m->ext->node, m->ext->writes);
+                "registers, %" PRIu64 " writes from the outside host; the "
+                "control register's watcher looked %" PRIu64 " times and saw "
+                "%" PRIu64 " writes first; %" PRIu64 " lost RESET_ON "
+                "restored\n", m->ext->samples, m->ext->node, m->ext->writes,
+                m->ext->watcher_looks, m->ext->watcher_seen,
+                m->ext->implied_resets);
     }
 }
