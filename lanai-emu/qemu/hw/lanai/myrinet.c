@@ -220,11 +220,11 @@ static void myrinet_init(MachineState *ms)
     mr_nodes_build(m, ms);
     mr_bp_init(m);
     mr_hosts_init(m);
-    mr_ext_attach(m);
     qemu_register_reset(myrinet_reset, m);
     printf("myrinet: %u nodes, profile %s, topology %s, seed %" PRIu64
            ", lookahead %" PRIu64 " ps\n", m->nodes, m->prof.name,
            m->topology ? m->topology : "crossbar", m->seed, m->lookahead_ps);
+    mr_ext_attach(m);       /* board-dir: after the first line, as it says */
 }
 
 /* ---- properties ------------------------------------------------------------------- */
