@@ -31,6 +31,7 @@
 
 #include "board.h"
 #include "nc_backend.h"
+#include "nc_vfio.h"
 #include "nicoll.h"
 
 struct pci {
@@ -39,6 +40,7 @@ struct pci {
     uint8_t *arena;
     size_t size, used;
     uint64_t bus_base;
+    struct nc_vfio *vfio;           /* opened through VFIO (nc_open_vfio), or NULL */
 };
 
 static struct pci *P(struct nc_backend *be) { return (struct pci *)be->ctx; }
@@ -79,9 +81,12 @@ static void delay(struct nc_backend *be, uint64_t ns)
     nanosleep(&ts, NULL);
 }
 
-/* No interrupt through a resource file: sleep a little, let the caller poll. */
+/* No interrupt through a resource file: sleep a little, let the caller poll.
+ * Through VFIO: the board's interrupt on its eventfd. */
 static bool wirq(struct nc_backend *be, uint64_t ns)
 {
+    if (P(be)->vfio)
+        return nc_vfio_wait_irq(P(be)->vfio, ns);
     delay(be, ns < 10000 ? ns : 10000);
     return false;
 }
@@ -131,8 +136,82 @@ static void pclose_(struct nc_backend *be)
     struct pci *p = P(be);
 
     nc_board_close(&p->board);
+    if (p->vfio) {
+        nc_vfio_close(p->vfio);     /* the container goes, and its DMA mappings */
+        free(p->vfio);
+    }
     munmap(p->arena, p->size);
     free(p);
+}
+
+static void fill_ops(struct pci *p)
+{
+    p->be = (struct nc_backend){
+        .ctx = p, .read32 = rd, .write32 = wr, .write_block = wrb, .dma_alloc = dalloc,
+        .wait_irq = wirq, .poll_cost = pcost, .post_cost = pcost, .recv_cost = pcost,
+        .delay_ns = delay, .now_ns = now, .route = route, .close = pclose_,
+    };
+}
+
+/*
+ * A board through VFIO (nc_vfio.c): 'bdf' its PCI address, or NULL for the
+ * first LANai 9 found by vendor/device id; the arena is anonymous memory
+ * that the IOMMU maps at bus addresses iova.. (VFIO_IOMMU_MAP_DMA), so the
+ * NIC is given bus addresses that are true by construction. NICOLL_SYSFS
+ * and NICOLL_VFIO_DEV move /sys/bus/pci/devices and /dev/vfio (tests).
+ */
+struct nc_backend *nc_backend_vfio(const char *bdf, size_t arena, uint64_t iova,
+                                   char *err, size_t errlen)
+{
+    const char *sysfs = getenv("NICOLL_SYSFS"), *dev = getenv("NICOLL_VFIO_DEV");
+    struct pci *p = calloc(1, sizeof *p);
+    char found[32];
+    long page = sysconf(_SC_PAGESIZE);
+
+    if (!p || !(p->vfio = calloc(1, sizeof *p->vfio))) {
+        free(p);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    arena = (arena + (size_t)page - 1) & ~((size_t)page - 1);
+    if ((!bdf && nc_vfio_find(sysfs, found, sizeof found, err, errlen)) ||
+        nc_vfio_open(p->vfio, NULL, sysfs, dev, bdf ? bdf : found, err, errlen)) {
+        free(p->vfio);
+        free(p);
+        return NULL;
+    }
+    p->arena = mmap(NULL, arena, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p->arena == MAP_FAILED || nc_board_wrap(&p->board, p->vfio->bar, p->vfio->bdf) ||
+        nc_vfio_map_dma(p->vfio, p->arena, arena, iova, err, errlen)) {
+        if (p->arena == MAP_FAILED)
+            snprintf(err, errlen, "DMA arena of %zu bytes: cannot map", arena);
+        else
+            munmap(p->arena, arena);
+        nc_vfio_close(p->vfio);
+        free(p->vfio);
+        free(p);
+        return NULL;
+    }
+    p->size = arena;
+    p->bus_base = iova;
+    fill_ops(p);
+    return &p->be;
+}
+
+int nc_open_vfio(nc_port **out, const char *bdf, unsigned port, size_t dma_arena,
+                 uint64_t iova)
+{
+    char err[512];
+    struct nc_backend *be = nc_backend_vfio(bdf, dma_arena, iova, err, sizeof err);
+    int rc;
+
+    *out = NULL;
+    if (!be)
+        return NC_ENODEV;
+    rc = nc_open_backend(out, be, port);
+    if (rc && be->close)
+        be->close(be);
+    return rc;
 }
 
 /* The DMA arena: NICOLL_PCI_DMA's file (shared; *arena shrinks to the
@@ -190,11 +269,7 @@ struct nc_backend *nc_backend_pci(const char *bar, size_t arena, uint64_t bus_ba
     }
     p->size = arena;
     p->bus_base = bus_base;
-    p->be = (struct nc_backend){
-        .ctx = p, .read32 = rd, .write32 = wr, .write_block = wrb, .dma_alloc = dalloc,
-        .wait_irq = wirq, .poll_cost = pcost, .post_cost = pcost, .recv_cost = pcost,
-        .delay_ns = delay, .now_ns = now, .route = route, .close = pclose_,
-    };
+    fill_ops(p);
     return &p->be;
 }
 

@@ -3,6 +3,7 @@
 # files; lanai-flash and a pci-backend program (tests/board/pci_client.c)
 # use them as they would a real board's; cluster flashing with pdsh.
 # docs/lanai-flash.md, docs/myrinet.md ("A board for outside programs").
+# Named to sort after nicoll.mk: its variables appear in prerequisites here.
 BOARD_T := $(BUILD)/tests/board
 ALL_TARGETS += $(BOARD_T)/pci_client $(BOARD_T)/host_echo.so
 CHECK_SUITES += tests/board/suite
@@ -22,3 +23,15 @@ $(BIN)/lanai-flash-cluster: host/tools/lanai-flash-cluster
 	@mkdir -p $(@D)
 	cp $< $@
 	chmod +x $@
+
+# VFIO for the pci backend (issue 18 item 4): unit tests against a fake
+# kernel, and two mutants of nc_vfio.c that tests/nicoll/unit must see fail.
+VFIO_TEST_DEPS := tests/nicoll/test_vfio.c host/lib/nc_vfio.c host/lib/nc_vfio.h include/nicoll/lanai9_regs.h
+ALL_TARGETS += $(BUILD)/tests/nicoll/test_vfio $(BUILD)/tests/nicoll/test_vfio_no_master $(BUILD)/tests/nicoll/test_vfio_no_unmask
+$(BUILD)/tests/nicoll/test_vfio: $(VFIO_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) $< host/lib/nc_vfio.c -lcmocka -o $@
+$(BUILD)/tests/nicoll/test_vfio_no_%: $(VFIO_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) -DNC_VFIO_BROKEN_NO_$(shell echo $* | tr a-z A-Z) \
+	    $< host/lib/nc_vfio.c -lcmocka -o $@
