@@ -35,6 +35,10 @@ struct nc_board {
 /* Map PATH (a sysfs resource file or a fake-BAR file of at least 16 MB). */
 int nc_board_open_mmap(struct nc_board *b, const char *path, char *err, size_t errlen);
 
+/* A window already mapped by someone else (VFIO's BAR mapping): the same
+ * accesses as nc_board_open_mmap; closing leaves the mapping alone. */
+int nc_board_wrap(struct nc_board *b, volatile void *base, const char *name);
+
 /* Block read and write made of 32-bit accesses through b->ops->read32 and
  * write32 (board_words.c), for backends without a faster way. */
 void nc_board_read_words(struct nc_board *b, uint32_t off, void *buf, size_t len);

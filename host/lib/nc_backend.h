@@ -37,5 +37,9 @@ struct nc_backend {
 struct nc_backend *nc_backend_emu(void);
 struct nc_backend *nc_backend_pci(const char *bar, size_t arena, uint64_t bus_base,
                                   char *err, size_t errlen);
+/* The same board through VFIO (nc_vfio.h): bdf its PCI address or NULL (the
+ * first LANai 9 by vendor/device id); arena mapped by the IOMMU at iova. */
+struct nc_backend *nc_backend_vfio(const char *bdf, size_t arena, uint64_t iova,
+                                   char *err, size_t errlen);
 
 #endif

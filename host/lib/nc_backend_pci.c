@@ -7,10 +7,13 @@
  * What a real board needs that this file cannot give by itself (no board
  * exists here; docs/libnicoll.md lists it): DMA-able memory with bus
  * addresses. The caller passes an arena size and the bus address of its
- * first byte; the memory is mmap'd anonymous memory. On real hardware the
- * arena must be memory the IOMMU maps at that bus address (VFIO
- * VFIO_IOMMU_MAP_DMA with iova = bus_base) or pinned physically contiguous
- * memory whose physical address is bus_base; wiring that up is not done.
+ * first byte. If NICOLL_PCI_DMA names a file, the arena is that file mapped
+ * shared (at most the arena size): a u-dma-buf device (/dev/udmabufN, bus
+ * address in its sysfs phys_addr) on a real machine, or the dma file of an
+ * emulated board (lanai-run --board-dir, docs/myrinet.md). Otherwise it is
+ * anonymous memory, which a real board cannot reach: there the arena must
+ * be memory the IOMMU maps at that bus address (VFIO VFIO_IOMMU_MAP_DMA
+ * with iova = bus_base), which is not done.
  * Interrupts: the sysfs resource file has none, so waits poll the event
  * ring with a short sleep; routes are the crossbar's (0x80 | node) unless
  * NICOLL_ROUTES names a file of "node byte..." lines (hex bytes).
@@ -19,11 +22,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "board.h"
 #include "nc_backend.h"
+#include "nc_vfio.h"
 #include "nicoll.h"
 
 struct pci {
@@ -32,6 +40,7 @@ struct pci {
     uint8_t *arena;
     size_t size, used;
     uint64_t bus_base;
+    struct nc_vfio *vfio;           /* opened through VFIO (nc_open_vfio), or NULL */
 };
 
 static struct pci *P(struct nc_backend *be) { return (struct pci *)be->ctx; }
@@ -72,9 +81,12 @@ static void delay(struct nc_backend *be, uint64_t ns)
     nanosleep(&ts, NULL);
 }
 
-/* No interrupt through a resource file: sleep a little, let the caller poll. */
+/* No interrupt through a resource file: sleep a little, let the caller poll.
+ * Through VFIO: the board's interrupt on its eventfd. */
 static bool wirq(struct nc_backend *be, uint64_t ns)
 {
+    if (P(be)->vfio)
+        return nc_vfio_wait_irq(P(be)->vfio, ns);
     delay(be, ns < 10000 ? ns : 10000);
     return false;
 }
@@ -124,8 +136,116 @@ static void pclose_(struct nc_backend *be)
     struct pci *p = P(be);
 
     nc_board_close(&p->board);
+    if (p->vfio) {
+        nc_vfio_close(p->vfio);     /* the container goes, and its DMA mappings */
+        free(p->vfio);
+    }
     munmap(p->arena, p->size);
     free(p);
+}
+
+static void fill_ops(struct pci *p)
+{
+    p->be = (struct nc_backend){
+        .ctx = p, .read32 = rd, .write32 = wr, .write_block = wrb, .dma_alloc = dalloc,
+        .wait_irq = wirq, .poll_cost = pcost, .post_cost = pcost, .recv_cost = pcost,
+        .delay_ns = delay, .now_ns = now, .route = route, .close = pclose_,
+    };
+}
+
+/*
+ * A board through VFIO (nc_vfio.c): 'bdf' its PCI address, or NULL for the
+ * first LANai 9 found by vendor/device id; the arena is anonymous memory
+ * that the IOMMU maps at bus addresses iova.. (VFIO_IOMMU_MAP_DMA), so the
+ * NIC is given bus addresses that are true by construction. NICOLL_SYSFS
+ * and NICOLL_VFIO_DEV move /sys/bus/pci/devices and /dev/vfio (tests).
+ */
+struct nc_backend *nc_backend_vfio(const char *bdf, size_t arena, uint64_t iova,
+                                   char *err, size_t errlen)
+{
+    const char *sysfs = getenv("NICOLL_SYSFS"), *dev = getenv("NICOLL_VFIO_DEV");
+    struct pci *p = calloc(1, sizeof *p);
+    char found[32];
+    long page = sysconf(_SC_PAGESIZE);
+
+    if (!p || !(p->vfio = calloc(1, sizeof *p->vfio))) {
+        free(p);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    arena = (arena + (size_t)page - 1) & ~((size_t)page - 1);
+    if ((!bdf && nc_vfio_find(sysfs, found, sizeof found, err, errlen)) ||
+        nc_vfio_open(p->vfio, NULL, sysfs, dev, bdf ? bdf : found, err, errlen)) {
+        free(p->vfio);
+        free(p);
+        return NULL;
+    }
+    p->arena = mmap(NULL, arena, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p->arena == MAP_FAILED || nc_board_wrap(&p->board, p->vfio->bar, p->vfio->bdf) ||
+        nc_vfio_map_dma(p->vfio, p->arena, arena, iova, err, errlen)) {
+        if (p->arena == MAP_FAILED)
+            snprintf(err, errlen, "DMA arena of %zu bytes: cannot map", arena);
+        else
+            munmap(p->arena, arena);
+        nc_vfio_close(p->vfio);
+        free(p->vfio);
+        free(p);
+        return NULL;
+    }
+    p->size = arena;
+    p->bus_base = iova;
+    fill_ops(p);
+    return &p->be;
+}
+
+int nc_open_vfio(nc_port **out, const char *bdf, unsigned port, size_t dma_arena,
+                 uint64_t iova)
+{
+    char err[512];
+    struct nc_backend *be = nc_backend_vfio(bdf, dma_arena, iova, err, sizeof err);
+    int rc;
+
+    *out = NULL;
+    if (!be)
+        return NC_ENODEV;
+    rc = nc_open_backend(out, be, port);
+    if (rc && be->close)
+        be->close(be);
+    return rc;
+}
+
+/* The DMA arena: NICOLL_PCI_DMA's file (shared; *arena shrinks to the
+ * file's size) or anonymous memory. NULL with a message on failure. */
+static uint8_t *map_arena(size_t *arena, char *err, size_t errlen)
+{
+    const char *f = getenv("NICOLL_PCI_DMA");
+    struct stat st;
+    void *m;
+    int fd;
+
+    if (!f || !*f) {
+        m = mmap(NULL, *arena, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) {
+            snprintf(err, errlen, "DMA arena of %zu bytes: cannot map", *arena);
+            return NULL;
+        }
+        return m;
+    }
+    if ((fd = open(f, O_RDWR)) < 0 || fstat(fd, &st)) {
+        snprintf(err, errlen, "NICOLL_PCI_DMA=%s: %s", f, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size < *arena)
+        *arena = (size_t)st.st_size;
+    m = *arena ? mmap(NULL, *arena, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (m == MAP_FAILED) {
+        snprintf(err, errlen, "NICOLL_PCI_DMA=%s: cannot map %zu bytes", f, *arena);
+        return NULL;
+    }
+    return m;
 }
 
 struct nc_backend *nc_backend_pci(const char *bar, size_t arena, uint64_t bus_base,
@@ -141,20 +261,15 @@ struct nc_backend *nc_backend_pci(const char *bar, size_t arena, uint64_t bus_ba
         free(p);
         return NULL;
     }
-    p->arena = mmap(NULL, arena, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p->arena == MAP_FAILED) {
-        snprintf(err, errlen, "DMA arena of %zu bytes: cannot map", arena);
+    p->arena = map_arena(&arena, err, errlen);
+    if (!p->arena) {
         nc_board_close(&p->board);
         free(p);
         return NULL;
     }
     p->size = arena;
     p->bus_base = bus_base;
-    p->be = (struct nc_backend){
-        .ctx = p, .read32 = rd, .write32 = wr, .write_block = wrb, .dma_alloc = dalloc,
-        .wait_irq = wirq, .poll_cost = pcost, .post_cost = pcost, .recv_cost = pcost,
-        .delay_ns = delay, .now_ns = now, .route = route, .close = pclose_,
-    };
+    fill_ops(p);
     return &p->be;
 }
 

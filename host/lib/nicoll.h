@@ -66,6 +66,12 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port);
  * start at 'bus_base' (docs/libnicoll.md: what a real setup must provide). */
 int nc_open_pci(nc_port **out, const char *bar, unsigned port, size_t dma_arena,
                 uint64_t bus_base);
+/* A real board through VFIO: 'bdf' its PCI address ("0000:03:00.0") or NULL
+ * for the first LANai 9 (14c1:8043); 'dma_arena' bytes that the IOMMU maps
+ * at bus addresses from 'iova'; interrupts through an eventfd
+ * (docs/libnicoll.md, "VFIO": untested without a board). */
+int nc_open_vfio(nc_port **out, const char *bdf, unsigned port, size_t dma_arena,
+                 uint64_t iova);
 /* Close: pending sends and receive buffers are cancelled (no events). */
 int nc_close(nc_port *p);
 /* Have nc_close(p) call fn(p, arg) once the port is closed, before its

@@ -5,7 +5,8 @@
  * release, bounded handshake). docs/lanai-flash.md is the manual.
  *
  *   lanai-flash [options] --bar PATH image
- *   lanai-flash --list
+ *   lanai-flash --list [--sysfs DIR]
+ *   lanai-flash --info --bar PATH
  *   lanai-flash --make-fake-bar PATH [--sram SIZE]
  */
 #include <dirent.h>
@@ -25,7 +26,8 @@ static void usage(FILE *f)
 {
     fputs(
 "usage: lanai-flash [options] --bar PATH image.img|image.elf\n"
-"       lanai-flash --list\n"
+"       lanai-flash --list [--sysfs DIR]\n"
+"       lanai-flash --info --bar PATH\n"
 "       lanai-flash --make-fake-bar PATH [--sram SIZE]\n"
 "  --bar PATH        the board window: a board's sysfs resource file, e.g.\n"
 "                    /sys/bus/pci/devices/0000:03:00.0/resource0, or a fake BAR\n"
@@ -34,7 +36,12 @@ static void usage(FILE *f)
 "  --nodes N         nodes in the cluster, 1..4096 (default 1)\n"
 "  --tries N         handshake polls (default 25)\n"
 "  --delay-us N      microseconds between polls (default 20)\n"
-"  --list            list Myricom LANai 9 boards (PCI 14c1:8043) and their BARs\n"
+"  --list            list Myricom LANai 9 boards (PCI 14c1:8043), their BARs\n"
+"                    and EEPROM data (see --info)\n"
+"  --sysfs DIR       where --list looks for PCI devices (default\n"
+"                    /sys/bus/pci/devices)\n"
+"  --info            print the board's EEPROM data (board id, serial, part,\n"
+"                    SRAM size, clock value, speed, label); changes nothing\n"
 "  --make-fake-bar PATH  create a 16 MB file that stands in for a board window\n"
 "                    (EEPROM: --sram SIZE, a power of two in 512K..8M, default\n"
 "                    2M; clock value 0x50)\n"
@@ -56,14 +63,54 @@ static int num(const char *opt, const char *s, unsigned long max, unsigned long 
     return 0;
 }
 
-static int list_boards(void)
+/* The board's EEPROM (docs/lanai9-nic.md "Board window": clockval,
+ * cpu_version, board_id, sram_size, serial, board_label, max_lanai_speed)
+ * as one line of key=value fields: also what lanai-flash-cluster reports. */
+static void describe_board(struct nc_board *b, char *out, size_t len)
 {
-    DIR *d = opendir("/sys/bus/pci/devices");
+    uint8_t ee[0x70];
+    char label[33];
+
+    b->ops->read(b, L9_BAR_EEPROM, ee, sizeof ee);
+#define BE32(o) ((uint32_t)ee[o] << 24 | (uint32_t)ee[(o) + 1] << 16 | \
+                 (uint32_t)ee[(o) + 2] << 8 | ee[(o) + 3])
+    memcpy(label, ee + L9_EE_BOARD_LABEL, 32);
+    label[32] = 0;
+    for (char *c = label; *c; c++)
+        if (*c < 0x20 || *c > 0x7e)
+            *c = '?';
+    snprintf(out, len, "board=%02x:%02x:%02x:%02x:%02x:%02x serial=0x%08x "
+             "part=LANai%u.%u sram=0x%x clockval=0x%08x speed=%uMHz label='%s'",
+             ee[L9_EE_BOARD_ID], ee[L9_EE_BOARD_ID + 1], ee[L9_EE_BOARD_ID + 2],
+             ee[L9_EE_BOARD_ID + 3], ee[L9_EE_BOARD_ID + 4], ee[L9_EE_BOARD_ID + 5],
+             BE32(L9_EE_SERIAL), ee[L9_EE_CPU_VERSION], ee[L9_EE_CPU_VERSION + 1] >> 4,
+             BE32(L9_EE_SRAM_SIZE), BE32(L9_EE_CLOCKVAL), BE32(L9_EE_MAX_LANAI_SPEED), label);
+#undef BE32
+}
+
+static int board_info(const char *bar)
+{
+    struct nc_board b;
+    char err[512], line[256];
+
+    if (nc_board_open_mmap(&b, bar, err, sizeof err)) {
+        fprintf(stderr, "lanai-flash: %s\n", err);
+        return 1;
+    }
+    describe_board(&b, line, sizeof line);
+    nc_board_close(&b);
+    printf("%s: %s\n", bar, line);
+    return 0;
+}
+
+static int list_boards(const char *sysfs)
+{
+    DIR *d = opendir(sysfs);
     struct dirent *e;
     int found = 0;
 
     if (!d) {
-        fprintf(stderr, "lanai-flash: /sys/bus/pci/devices: %s\n", strerror(errno));
+        fprintf(stderr, "lanai-flash: %s: %s\n", sysfs, strerror(errno));
         return 1;
     }
     while ((e = readdir(d))) {
@@ -72,35 +119,47 @@ static int list_boards(void)
         FILE *f;
         if (e->d_name[0] == '.')
             continue;
-        snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/vendor", e->d_name);
+        snprintf(path, sizeof path, "%s/%s/vendor", sysfs, e->d_name);
         if ((f = fopen(path, "r"))) {
             if (fgets(buf, sizeof buf, f)) vendor = strtoul(buf, NULL, 0);
             fclose(f);
         }
-        snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/device", e->d_name);
+        snprintf(path, sizeof path, "%s/%s/device", sysfs, e->d_name);
         if ((f = fopen(path, "r"))) {
             if (fgets(buf, sizeof buf, f)) device = strtoul(buf, NULL, 0);
             fclose(f);
         }
         if ((vendor == L9_PCI_VENDOR_MYRICOM || vendor == 0x10E8) &&
             device == L9_PCI_DEVICE_LANAI9) {
-            printf("/sys/bus/pci/devices/%s/resource0\n", e->d_name);
+            struct nc_board b;
+            char err[512], line[256];
+
+            snprintf(path, sizeof path, "%s/%s/resource0", sysfs, e->d_name);
+            if (nc_board_open_mmap(&b, path, err, sizeof err)) {
+                printf("%s: EEPROM not readable: %s\n", path, err);
+            } else {
+                describe_board(&b, line, sizeof line);
+                nc_board_close(&b);
+                printf("%s: %s\n", path, line);
+            }
             found++;
         }
     }
     closedir(d);
     if (!found)
-        fprintf(stderr, "lanai-flash: no LANai 9 board (PCI 14c1:8043) found\n");
+        fprintf(stderr, "lanai-flash: no LANai 9 board (PCI 14c1:8043) in %s\n", sysfs);
     return found ? 0 : 1;
 }
 
 int main(int argc, char **argv)
 {
     struct nc_fw_options o = { .nnodes = 1 };
-    const char *bar = NULL, *image = NULL, *fake = NULL;
+    const char *bar = NULL, *image = NULL, *fake = NULL, *sysfs = "/sys/bus/pci/devices";
+    bool list = false, info = false;
+    char line[256];
     unsigned long v, sram = 2u << 20;
     struct nc_board b;
-    struct nc_fw_info info;
+    struct nc_fw_info fi;
     char err[512];
     uint8_t *buf = NULL;
     size_t len = 0, cap = 0, got;
@@ -111,12 +170,13 @@ int main(int argc, char **argv)
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const with_value[] = {
             "--bar", "--make-fake-bar", "--sram", "--node-id", "--nodes", "--tries",
-            "--delay-us",
+            "--delay-us", "--sysfs",
         };
         bool known = false;
 
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-        if (!strcmp(a, "--list")) return list_boards();
+        if (!strcmp(a, "--list")) { list = true; continue; }
+        if (!strcmp(a, "--info")) { info = true; continue; }
         if (a[0] != '-') {
             if (image) {
                 fprintf(stderr, "lanai-flash: more than one image given ('%s', '%s')\n",
@@ -139,6 +199,7 @@ int main(int argc, char **argv)
         i++;
         if (!strcmp(a, "--bar")) bar = val;
         else if (!strcmp(a, "--make-fake-bar")) fake = val;
+        else if (!strcmp(a, "--sysfs")) sysfs = val;
         else if (!strcmp(a, "--sram")) {
             /* what the loader accepts from an EEPROM (docs/lanai-flash.md) */
             if (num(a, val, 1ul << 30, &sram))
@@ -177,6 +238,15 @@ int main(int argc, char **argv)
                 o.nnodes);
         return 2;
     }
+    if (list)
+        return list_boards(sysfs);
+    if (info) {
+        if (!bar) {
+            fprintf(stderr, "lanai-flash: --info needs --bar PATH\n");
+            return 2;
+        }
+        return board_info(bar);
+    }
     if (fake) {
         if (nc_board_make_fake(fake, (uint32_t)sram, 0x50, 1, err, sizeof err)) {
             fprintf(stderr, "lanai-flash: %s\n", err);
@@ -208,7 +278,10 @@ int main(int argc, char **argv)
         free(buf);
         return 1;
     }
-    rc = nc_fw_load(&b, image, buf, len, &o, &info, err, sizeof err);
+    describe_board(&b, line, sizeof line);
+    printf("lanai-flash: %s: %s\n", bar, line);
+    fflush(stdout);
+    rc = nc_fw_load(&b, image, buf, len, &o, &fi, err, sizeof err);
     nc_board_close(&b);
     free(buf);
     if (rc) {
@@ -217,8 +290,8 @@ int main(int argc, char **argv)
     }
     printf("lanai-flash: %s loaded on %s: SRAM 0x%x bytes, entry 0x%08x, CRC-32 0x%08x, "
            "build id %02x%02x%02x%02x%02x%02x%02x%02x, ready after %u poll%s\n", image, bar,
-           info.sram_size, info.entry, info.crc32, info.build_id[0], info.build_id[1],
-           info.build_id[2], info.build_id[3], info.build_id[4], info.build_id[5],
-           info.build_id[6], info.build_id[7], info.polls, info.polls == 1 ? "" : "s");
+           fi.sram_size, fi.entry, fi.crc32, fi.build_id[0], fi.build_id[1],
+           fi.build_id[2], fi.build_id[3], fi.build_id[4], fi.build_id[5],
+           fi.build_id[6], fi.build_id[7], fi.polls, fi.polls == 1 ? "" : "s");
     return 0;
 }

@@ -84,6 +84,7 @@ typedef struct MrNode {
     uint64_t now_ps;           /* the node's time outside CPU accesses */
     uint64_t wake_ps;          /* nic_advance() due then (UINT64_MAX: none) */
     bool link_down;            /* last link state shown to the NIC (fault rules) */
+    bool ext;                  /* its host is an outside process (myrinet-ext.c) */
     unsigned rx_inflight;      /* packet events posted, not yet applied */
     /* idle detection (myrinet-idle.c) */
     uint64_t disturb;          /* bumps on anything that changes what the CPU sees */
@@ -139,6 +140,8 @@ struct MyrinetState {
     char *topology, *profile_path, *program, *faults, *pcap, *trace;
     const char *firmware;          /* MachineState.firmware */
     char *time_limit, *host_mem, *args;
+    char *board_dir;               /* board-dir: a node for an outside host */
+    uint32_t board_node;
     uint64_t seed;
 
     /* built from them */
@@ -153,6 +156,7 @@ struct MyrinetState {
     uint8_t *sram_all;
     uint64_t *sram_off;
     uint64_t host_mem_bytes;
+    struct MrExt *ext;             /* board-dir's node (myrinet-ext.c), or NULL */
     uint64_t limit_ps;
 
     /* time */

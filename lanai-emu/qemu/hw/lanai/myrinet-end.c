@@ -103,6 +103,7 @@ G_NORETURN void mr_finish(MyrinetState *m, int status, const char *why)
     }
     if (getenv("MYRINET_STATS")) {
         print_stats(m);
+        mr_ext_stats(m);
     }
     fflush(stdout);
     fflush(stderr);

@@ -256,6 +256,7 @@ void mr_nodes_build(MyrinetState *m, MachineState *ms)
         exit(1);
     }
     madvise(m->sram_all, m->sram_off[m->nodes], MADV_NOHUGEPAGE);
+    mr_ext_map_sram(m);     /* board-dir: one node's SRAM is a file */
     memory_region_init_ram_ptr(&m->sram_mr, OBJECT(m), "myrinet.sram",
                                m->sram_off[m->nodes], m->sram_all);
     /* One memory transaction: otherwise every region added re-renders the

@@ -187,7 +187,9 @@ void mr_idle_consider(MrNode *n)
     bool quiet = n->disturb == n->disturb_win;
 
     n->disturb_win = n->disturb;
-    if (!n->m->idle_skip || mr_idle_checking(n) || !quiet) {
+    /* an outside host's writes into SRAM are no events: never skip its
+     * node's loops (myrinet-ext.c) */
+    if (!n->m->idle_skip || n->ext || mr_idle_checking(n) || !quiet) {
         return;
     }
     if (n->probe_wait) {

@@ -58,6 +58,13 @@ void mr_node_cpu_reset(MrNode *n)
     int64_t extra = cs->icount_extra;
 
     n->cycles_before_reset += n->env->cycles;
+    if (n->ext) {
+        /* an outside host wrote the code into SRAM behind QEMU's back:
+         * drop what was translated from this node's SRAM, now */
+        ram_addr_t a = memory_region_get_ram_addr(&n->m->sram_mr) +
+                       n->m->sram_off[n->id];
+        tb_invalidate_phys_range(a, a + n->sram_size);
+    }
     cpu_reset(cs);
     cpu_neg(cs)->icount_decr.u16.low = low;
     cs->icount_extra = extra;

@@ -51,6 +51,13 @@ void mr_link_changes(MyrinetState *m);
 void mr_bp_init(MyrinetState *m);
 void mr_rx_done(MrNode *n, uint64_t id, uint64_t t_ps, bool dropped);
 
+/* myrinet-ext.c: a node whose host is an outside process (board-dir) */
+void mr_ext_map_sram(MyrinetState *m);
+void mr_ext_attach(MyrinetState *m);
+uint64_t mr_ext_wall_ps(MyrinetState *m);
+bool mr_ext_sample(MyrinetState *m, uint64_t t_ps);
+void mr_ext_stats(MyrinetState *m);
+
 /* myrinet-host.c */
 void mr_hosts_init(MyrinetState *m);
 void mr_hosts_cleanup(MyrinetState *m);

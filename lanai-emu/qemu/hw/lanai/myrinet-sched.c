@@ -24,6 +24,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/timer.h"
+#include "sysemu/runstate.h"
 #include "exec/exec-all.h"
 #include "target/lanai/cpu.h"
 #include "myrinet-sched.h"
@@ -47,6 +48,49 @@ static uint64_t next_anything(MyrinetState *m)
 }
 
 /*
+ * board-dir (myrinet-ext.c): where the window after 'start' begins. An
+ * outside host acts in real time, so virtual time is held back to real
+ * time (never ahead of it; behind it when the emulation is slower), its
+ * registers are sampled at every window's start, and with no CPU running
+ * the machine waits in real time for the next thing due or for the
+ * outside host. There is no deadlock: the outside host may act at any
+ * time; the run ends on a signal (SIGTERM, SIGINT) or at the time limit.
+ */
+static uint64_t ext_next_window(MyrinetState *m, uint64_t start, bool running)
+{
+    for (;;) {
+        uint64_t now, x;
+
+        /* a signal: the main loop may have taken the request already and
+         * be waiting for this CPU to stop */
+        if (qemu_shutdown_requested_get() || (current_cpu && current_cpu->stop)) {
+            mr_finish(m, 0, "stopped by a signal");
+        }
+        now = mr_ext_wall_ps(m);
+        if (running) {
+            if (start > now) {
+                g_usleep(MIN((start - now) / 1000000 + 1, 1000));
+                continue;
+            }
+            mr_ext_sample(m, start);
+            return start;
+        }
+        x = next_anything(m);
+        if (x <= now) {
+            /* behind real time with work to do: the outside host's writes
+             * land now in virtual time (jumping to real time would make
+             * every polling host catch up on the whole gap) */
+            return mr_ext_sample(m, start) ? start : MAX(start, x);
+        }
+        /* nothing due before real time: virtual time may move up to it */
+        if (mr_ext_sample(m, MAX(start, now))) {
+            return MAX(start, now);
+        }
+        g_usleep(MIN((x - now) / 1000000 + 1, 200));
+    }
+}
+
+/*
  * Every NIC has reached the end of the window (or is held): close it and
  * open the next one, until some CPU can run. Idle stretches (every CPU held,
  * hosts blocked or computing) are skipped: the next window starts at the
@@ -59,7 +103,7 @@ static void advance(MyrinetState *m)
         uint64_t start;
 
         mr_console_flush(m);
-        if (mr_all_hosts_done(m)) {
+        if (!m->ext && mr_all_hosts_done(m)) {
             /* the trace ends with the run: with the last host's clock, not
              * with the window (whose length is the lookahead's business) */
             uint64_t end = 0;
@@ -75,7 +119,9 @@ static void advance(MyrinetState *m)
             any_wait = m->node[i].state == MR_RUN ||
                        m->node[i].state == MR_WAIT;
         }
-        if (!any_wait) {
+        if (m->ext) {
+            start = ext_next_window(m, start, any_wait);
+        } else if (!any_wait) {
             uint64_t x = next_anything(m);
             if (x == UINT64_MAX) {
                 mr_finish(m, 3, "every host waits and nothing is due (deadlock)");

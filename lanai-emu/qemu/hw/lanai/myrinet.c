@@ -224,6 +224,7 @@ static void myrinet_init(MachineState *ms)
     printf("myrinet: %u nodes, profile %s, topology %s, seed %" PRIu64
            ", lookahead %" PRIu64 " ps\n", m->nodes, m->prof.name,
            m->topology ? m->topology : "crossbar", m->seed, m->lookahead_ps);
+    mr_ext_attach(m);       /* board-dir: after the first line, as it says */
 }
 
 /* ---- properties ------------------------------------------------------------------- */
@@ -249,6 +250,17 @@ STR_PROP(trace, "trace")
 STR_PROP(time_limit, "time-limit")
 STR_PROP(host_mem, "host-mem")
 STR_PROP(args, "args")
+STR_PROP(board_dir, "board-dir")
+
+static char *get_board_node(Object *o, Error **errp)
+{
+    return g_strdup_printf("%u", MYRINET_MACHINE(o)->board_node);
+}
+
+static void set_board_node(Object *o, const char *v, Error **errp)
+{
+    MYRINET_MACHINE(o)->board_node = parse_u64("board-node", v, 0);
+}
 
 static char *get_nodes(Object *o, Error **errp)
 {
@@ -305,6 +317,11 @@ static void myrinet_class_init(ObjectClass *oc, void *data)
           get_host_mem, set_host_mem },
         { "args", "the host program's arguments, space-separated, %XX "
           "escapes", get_args, set_args },
+        { "board-dir", "expose node board-node's board window and DMA memory "
+          "as files here, for an outside host (docs/myrinet.md)",
+          get_board_dir, set_board_dir },
+        { "board-node", "the node of board-dir (default 0)", get_board_node,
+          set_board_node },
     };
 
     mc->desc = "Myrinet cluster of LANai 9 NICs with hosts, in virtual time "
