@@ -9,16 +9,19 @@ MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # Deliberately broken libraries for the suite's negative controls (never
 # for real use): messages that overtake, communicators that mix, an Ssend
 # that does not wait for its receive, a barrier one round short, a reduction
-# that swaps its operands, non-blocking collectives complete when started.
+# that swaps its operands, non-blocking collectives complete when started,
+# a NIC broadcast member that takes only the first multicast, the C
+# library's rand/strtok shared by all ranks.
 MPI_BROKEN := overtaking ignore_context ssend_eager barrier_early reduce_order nbc_early \
-              bcast_first_segment
+              bcast_first_segment shared_libc
 
 .PHONY: mpi
 mpi: $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun
 ALL_TARGETS += $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun \
                $(foreach v,$(MPI_BROKEN),$(BUILD)/lib/libmpi-emu-$(v).a) \
                $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so \
-               $(foreach v,$(MPI_BROKEN),$(MPI_T)/mpi_p2p-$(v).so $(MPI_T)/mpi_coll-$(v).so)
+               $(foreach v,$(MPI_BROKEN),$(MPI_T)/mpi_p2p-$(v).so $(MPI_T)/mpi_coll-$(v).so) \
+               $(MPI_T)/mpi_misc-shared_libc.so
 CHECK_SUITES += tests/mpi/suite
 
 $(BIN)/lanai-mpicc: host/tools/lanai-mpicc
@@ -58,6 +61,9 @@ $(MPI_T)/%.so: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
 
 # The same programs over a broken library (the suite's negative controls).
 $(MPI_T)/mpi_p2p-%.so: tests/mpi/mpi_p2p.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	LANAI_MPI_LIB=$(BUILD)/lib/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+$(MPI_T)/mpi_misc-%.so: tests/mpi/mpi_misc.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc
 	@mkdir -p $(@D)
 	LANAI_MPI_LIB=$(BUILD)/lib/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
 $(MPI_T)/mpi_coll-%.so: tests/mpi/mpi_coll.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc

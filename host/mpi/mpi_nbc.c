@@ -413,9 +413,26 @@ int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
 
     if ((rc = coll_check(comm, "MPI_Ialltoallw")))
         return rc;
-    if (sbuf == MPI_IN_PLACE)
-        return mpi_unsupported("MPI_Ialltoallw", "MPI_IN_PLACE in a non-blocking all-to-all");
     struct mpi_nbc *s = nbc_new(comm);
+    if (sbuf == MPI_IN_PLACE) {
+        /* send from a copy of rbuf as it is now, laid out as rbuf, kept
+         * until the schedule ends (the receives overwrite rbuf) */
+        size_t span = 0;
+        for (int i = 0; i < comm->size; i++) {
+            size_t end = (size_t)rdispls[i] +
+                         (rcounts[i] ? (size_t)(rcounts[i] - 1) * (size_t)rtypes[i]->extent +
+                                       (size_t)rtypes[i]->true_extent + (size_t)rtypes[i]->true_lb
+                                     : 0);
+            if (end > span)
+                span = end;
+        }
+        s->scratch = malloc(span + 1);
+        memcpy(s->scratch, rbuf, span);
+        sbuf = s->scratch;
+        scounts = rcounts;
+        sdispls = rdispls;
+        stypes = rtypes;
+    }
     next_round(s);
     for (int k = 0; k < comm->size; k++) {
         int i = (comm->rank + k) % comm->size;

@@ -331,6 +331,14 @@ static void nonblocking(void)
     for (int i = 0; i < np; i++)
         bad += ag[i] != i * 3 + 1 || a2a_r[i] != i * 100 + me;
     CHECK(!bad, "Iallgather / Ialltoall: %d wrong", bad);
+    /* in place: each rank's a2a_r is what it sends and what it receives */
+    for (int j = 0; j < np; j++)
+        a2a_r[j] = me * 100 + j;
+    MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, a2a_r, 1, MPI_INT, MPI_COMM_WORLD, &r[0]);
+    MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    for (int i = 0; i < np; i++)
+        bad += a2a_r[i] != i * 100 + me;
+    CHECK(!bad, "Ialltoall MPI_IN_PLACE: %d wrong", bad);
     if (me == np / 2)
         for (int i = 0; i < 4 * np; i++)
             bad += g[i] != i / 4 + i % 4;

@@ -248,8 +248,41 @@ static void compute(void)
     CHECK(n > 0, "calibration loop");
 }
 
+/* Each process of a cluster has its own C library: after the same seed
+ * every rank draws the same numbers and strtok keeps each rank's place,
+ * however the ranks' calls interleave (a barrier between draws makes
+ * them interleave). */
+static void libc(void)
+{
+    int mine[6], *all = malloc(sizeof mine * (size_t)np);
+    char text[64], *t;
+
+    srand(7);
+    srand48(11);
+    snprintf(text, sizeof text, "r%d a b c", me);
+    t = strtok(text, " ");
+    CHECK(t && t[0] == 'r' && atoi(t + 1) == me, "strtok's first token '%s'", t ? t : "(null)");
+    for (int i = 0; i < 3; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        mine[2 * i] = rand();
+        mine[2 * i + 1] = (int)lrand48();
+        t = strtok(NULL, " ");
+        CHECK(t && t[0] == 'a' + i && !t[1], "strtok's token %d is '%s', want '%c'", i + 1,
+              t ? t : "(null)", 'a' + i);
+    }
+    CHECK(!strtok(NULL, " "), "strtok went past the end of this rank's string");
+    MPI_Allgather(mine, 6, MPI_INT, all, 6, MPI_INT, MPI_COMM_WORLD);
+    for (int r = 0; r < np; r++)
+        CHECK(!memcmp(all + 6 * r, mine, sizeof mine),
+              "rank %d drew %d %d %d after srand(7), this rank %d %d %d", r, all[6 * r],
+              all[6 * r + 2], all[6 * r + 4], mine[0], mine[2], mine[4]);
+    CHECK(mine[0] != mine[2] && mine[2] != mine[4], "rand() repeats: %d %d %d", mine[0],
+          mine[2], mine[4]);
+    free(all);
+}
+
 static const struct scenario scenarios[] = {
-    { "compute", compute }, { "types", types }, { "errors", errors }, { "env", env }, { "abort", abort_ },
+    { "libc", libc }, { "compute", compute }, { "types", types }, { "errors", errors }, { "env", env }, { "abort", abort_ },
     { "exit", exit_ }, { "fatal", fatal }, { NULL, NULL },
 };
 
