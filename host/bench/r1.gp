@@ -21,9 +21,8 @@ plot D using 1:2 with linespoints lc 1 pt 4 title 'NB 3 dests', '' using 1:3 wit
      '' using 1:5 with linespoints lc 2 pt 6 title 'NB 4 dests', '' using 1:6 with linespoints lc 2 dt 2 pt 7 title 'HB 4 dests', \
      '' using 1:8 with linespoints lc 3 pt 8 title 'NB 8 dests', '' using 1:9 with linespoints lc 3 dt 2 pt 9 title 'HB 8 dests'
 unset logscale y
-set yrange [0:*]
-set offsets 0, 0, graph 0.1, 0
-set key bottom right
+set yrange [0:3]   # room for the key above the curves
+set key top right
 set ylabel 'factor of improvement (HB / NB)'
 set title '(b) improvement'
 plot D using 1:4 with linespoints lc 1 pt 4 title '3 dests', '' using 1:7 with linespoints lc 2 pt 6 title '4 dests', \

@@ -22,14 +22,13 @@ plot D using 1:2 with linespoints lc 1 pt 4 title 'NB 4 nodes', '' using 1:3 wit
      '' using 1:5 with linespoints lc 2 pt 6 title 'NB 8 nodes', '' using 1:6 with linespoints lc 2 dt 2 pt 7 title 'HB 8 nodes', \
      '' using 1:8 with linespoints lc 3 pt 8 title 'NB 16 nodes', '' using 1:9 with linespoints lc 3 dt 2 pt 9 title 'HB 16 nodes'
 unset logscale y
-set yrange [0:*]
-set offsets 0, 0, graph 0.1, 0
-set key bottom right
+set yrange [0:2.6]   # room for the key above the curves
+set key top left
 set ylabel 'factor of improvement (HB / NB)'
 set title '(b) improvement'
 plot D using 1:4 with linespoints lc 1 pt 4 title '4 nodes', '' using 1:7 with linespoints lc 2 pt 6 title '8 nodes', \
      '' using 1:10 with linespoints lc 3 pt 8 title '16 nodes', 1 with lines lc rgb 'gray' dt 3 notitle, \
-     '-' using 1:2 with points pt 7 ps 1.6 lc rgb 'black' title 'paper, 16 nodes: 1.48 (<=512 B), 1.86 (16 KB)'
+     '-' using 1:2 with points pt 7 ps 1.6 lc rgb 'black' title 'paper, 16 nodes'
 512 1.48
 16384 1.86
 e
