@@ -1,4 +1,4 @@
-# make bench: the papers' experiments that run so far (R5, R7; README,
+# make bench: the papers' experiments that run so far (R1, R2, R5, R7; README,
 # "Sources and experiments") and nicoll's point-to-point figures; CSV, plots
 # and summary.txt under build/bench/, and one table of every reproduced
 # result, build/bench/reproductions.csv (docs/bench.md).
@@ -14,6 +14,7 @@ bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nico
 	@rm -rf $(BUILD)/bench/repro $(BUILD)/bench/reproductions.csv
 	@bash host/bench/run
 	@bash host/bench/r7 $(BUILD)/bench
+	@bash host/bench/r1r2 $(BUILD)/bench
 	@python3 host/bench/reproductions $(BUILD)/bench
 
 $(BUILD)/bench/r5_kbinomial: host/bench/r5_kbinomial.c ref/tree/nc_kbin.c ref/tree/nc_kbin.h

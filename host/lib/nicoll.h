@@ -243,4 +243,75 @@ int nc_group_destroy(nc_port *p, uint32_t group);
  * may be reused then. */
 int nc_mcast(nc_port *p, uint32_t group, const void *buf, size_t len, void *ctx);
 
+/* ---- Host-based multicast baselines (seed 000 section 7.1; docs/bench-r1r2.md)
+ * What the NIC multicast is measured against, over ordinary messages
+ * (nc_send, nc_provide_recv): multiple unicasts from the root (R1's
+ * baseline of the NIC multisend) and the binomial-tree broadcast MPICH
+ * does (R2's), with the NIC path's "done": a send is done when the
+ * destination's NIC has acknowledged it (its NC_EVENT_SENT).
+ *
+ * An nc_hmc context owns the port's receive buffers (nbufs of maxlen
+ * bytes, allocated, registered and posted by nc_hmc_init) and every event
+ * of the port: the port must carry only the context's traffic. Messages
+ * arrive into those buffers and wait, in arrival order, until the caller
+ * asks for a message from their source (nc_hmc_recv); the caller gives
+ * each buffer back (nc_hmc_release) once done with it. A message is
+ * forwarded straight from its receive buffer, as a GM program forwards
+ * from its receive buffer: no copy. Waiting is by busy polling (as GM
+ * programs and the paper's tests do), at most timeout_ns per event. */
+typedef struct nc_hmc {
+    nc_port *p;
+    size_t maxlen;          /* every receive buffer's size */
+    unsigned nbufs;
+    unsigned sends;         /* the context's sends not yet done */
+    unsigned nheld;         /* received messages not taken yet */
+    nc_event *held;         /* [nbufs], oldest first */
+    uint64_t timeout_ns;    /* per event waited for; 0 = for ever */
+} nc_hmc;
+
+/* Set h up on an open port: nbufs (1..32) receive buffers of maxlen bytes
+ * (0 .. NC_ABI_MAX_MSG) allocated with nc_alloc, registered and posted.
+ * NC_OK, NC_EINVAL, NC_ENOMEM, or a libnicoll error. */
+int nc_hmc_init(nc_hmc *h, nc_port *p, unsigned nbufs, size_t maxlen);
+/* Forget h (its buffers stay with the port until nc_close). */
+void nc_hmc_fini(nc_hmc *h);
+/* Post one message (buf registered with the port); returns once posted. */
+int nc_hmc_send(nc_hmc *h, nc_member to, const void *buf, size_t len);
+/* Post one NIC multicast of a group this port is the root of (nc_mcast),
+ * counted as one of the context's sends: so both paths can be timed by
+ * the same loop. */
+int nc_hmc_mcast(nc_hmc *h, uint32_t group, const void *buf, size_t len);
+/* Wait until every send of the context is done (acknowledged). */
+int nc_hmc_flush(nc_hmc *h);
+/* The oldest message from 'from' (an ordinary message or a multicast whose
+ * root it is) into *ev: ev->buf is one of h's buffers, ev->len its length.
+ * Waits for it; messages from others that come meanwhile are kept. */
+int nc_hmc_recv(nc_hmc *h, nc_member from, nc_event *ev);
+/* Give a buffer nc_hmc_recv returned back to the NIC. */
+int nc_hmc_release(nc_hmc *h, void *buf);
+
+/* Multiple unicasts: len bytes of buf (registered) from this member to
+ * each of dests[0 .. n-1] in turn, one nc_send each (the NIC fetches the
+ * data once per destination); returns when every one is done, that is
+ * when the last destination's NIC has acknowledged: buf may change then. */
+int nc_hmultisend(nc_hmc *h, const nc_member *dests, unsigned n, const void *buf, size_t len);
+
+/* The binomial tree of MPICH's broadcast among n members with root index
+ * root, seen from member me: relative rank r = (me - root) mod n; the
+ * parent is r minus its lowest set bit, the children r + 2^i for each 2^i
+ * below that bit (every 2^i while below n at the root), largest first (the
+ * order MPICH sends in). *parent is -1 at the root. The children's count
+ * (0 at a leaf), or NC_EINVAL (n 0 or over NC_BARRIER_MAX_MEMBERS, root or
+ * me not below n). child[] must hold 11 entries (log2 of 1024 + 1). */
+#define NC_HBCAST_MAX_CHILDREN 11u
+int nc_hbcast_tree(unsigned n, unsigned root, unsigned me, int *parent, unsigned *child);
+/* Binomial broadcast (MPICH's MPIR_Bcast_binomial over GM-level messages):
+ * every member calls it with the same members[0 .. n-1] and root index,
+ * me being the caller's index. The root sends buf/len; any other member
+ * waits for the message from its parent, which *got receives (got->buf is
+ * one of h's buffers: nc_hmc_release it when done), and forwards it from
+ * there to its children. Returns when this member's sends are done. */
+int nc_hbcast(nc_hmc *h, const nc_member *members, unsigned n, unsigned root, unsigned me,
+              const void *buf, size_t len, nc_event *got);
+
 #endif

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * R2 (seed 000 section 7.1, Figure 5): GM-level broadcast among all nodes
+ * (port 0 each, root node 0), NIC multicast against the host-based binomial
+ * tree. Latency as the paper measures it: the root starts a broadcast and
+ * waits for a reply from one leaf of the tree; the test is repeated with
+ * each leaf replying, and the broadcast latency is the largest of those
+ * averages ("root-to-leaf-ack", the maximum over leaves).
+ *
+ *   r2_bcast PATH WARM COUNT SIZE...
+ *     PATH   host-binomial  nc_hbcast: MPICH's binomial tree; every inner
+ *                           node's host receives the whole message and
+ *                           sends it on to its children
+ *            nic-flat       nc_mcast on the one-level group: the root's NIC
+ *                           sends each packet to every other node (the NIC
+ *                           multisend; this libnicoll has no NIC forwarding
+ *                           at inner nodes yet, so no deeper NIC tree)
+ *     WARM   untimed iterations before a size's first leaf (the paper: 20);
+ *            2 before each further leaf (the nodes are in step by then)
+ *     COUNT  timed iterations per (size, leaf)
+ *     SIZE   message sizes in bytes
+ *
+ * One iteration at the root: start the broadcast, wait for the leaf's
+ * reply (an empty message), and have its own sends done (acknowledged)
+ * before the next one, on both paths. A leaf replies as soon as its host
+ * has the message. Node 0 prints, per size and leaf,
+ *   r2 path=P nodes=N size=S leaf=L count=C avg_us=X half1_us=Y half2_us=Z
+ * and per size the leaf with the largest average:
+ *   r2max path=P nodes=N size=S leaf=L count=C avg_us=X half1_us=Y half2_us=Z
+ *
+ * The NIC tree kind is this one parameter (nic_group, tree_leaves): when
+ * libnicoll can build deeper NIC trees (nc_group_create), PATH nic-postal
+ * goes there, with its leaves from the tree it builds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nicoll/hostif.h"
+#include "nicoll.h"
+
+#define GROUP 0x52320001u           /* "R2", 1 */
+#define RECV_BUFS 16u
+#define MAX_SIZES 32
+#define EVENT_NS 100000000ull       /* 100 ms: a lost message fails the run, never hangs it */
+
+static nc_member members[NC_BARRIER_MAX_MEMBERS];
+static unsigned me, nn;
+
+enum path { HOST_BINOMIAL, NIC_FLAT };
+
+static int fail(const char *what, int rc)
+{
+    nc_host_printf("FAIL r2 node %u: %s: %s\n", me, what, nc_strerror(rc));
+    return 1;
+}
+
+/* The NIC group of the path's tree, on every member. */
+static int nic_group(nc_port *p, enum path path)
+{
+    if (path != NIC_FLAT)
+        return NC_OK;
+    return nc_group_multisend(p, GROUP, members[0], members + 1, nn - 1);
+}
+
+/* The leaves of the path's tree (nodes without children), ascending. */
+static unsigned tree_leaves(enum path path, unsigned *leaf)
+{
+    unsigned nl = 0;
+
+    for (unsigned i = 1; i < nn; i++) {
+        unsigned child[NC_HBCAST_MAX_CHILDREN];
+        int parent;
+
+        if (path == NIC_FLAT || nc_hbcast_tree(nn, 0, i, &parent, child) == 0)
+            leaf[nl++] = i;
+    }
+    return nl;
+}
+
+/* Node 0: one broadcast of len bytes, until leaf's reply is in and our
+ * own sends are done. */
+static int root_once(nc_hmc *h, enum path path, const void *buf, size_t len, unsigned leaf)
+{
+    nc_event ev;
+    int rc;
+
+    if (path == HOST_BINOMIAL)
+        rc = nc_hbcast(h, members, nn, 0, 0, buf, len, NULL);
+    else
+        rc = nc_hmc_mcast(h, GROUP, buf, len);
+    if (rc || (rc = nc_hmc_recv(h, members[leaf], &ev)) || (rc = nc_hmc_release(h, ev.buf)))
+        return rc;
+    return nc_hmc_flush(h);
+}
+
+/* Any other node: take the broadcast (forwarding it on the host path), reply
+ * if it is the leaf being measured, give the buffer back. */
+static int member_once(nc_hmc *h, enum path path, size_t len, unsigned leaf, const void *ack)
+{
+    nc_event ev;
+    int rc;
+
+    if (path == HOST_BINOMIAL)
+        rc = nc_hbcast(h, members, nn, 0, me, NULL, 0, &ev);
+    else
+        rc = nc_hmc_recv(h, members[0], &ev);
+    if (rc)
+        return rc;
+    if (ev.len != len) {
+        nc_host_printf("FAIL r2 node %u: got %zu bytes, want %zu\n", me, ev.len, len);
+        return NC_EINVAL;
+    }
+    if (me == leaf && (rc = nc_hmc_send(h, members[0], ack, 0)))
+        return rc;
+    return nc_hmc_release(h, ev.buf);
+}
+
+int main(int argc, char **argv)
+{
+    unsigned nsizes = 0, leaf[NC_BARRIER_MAX_MEMBERS], nl;
+    size_t size[MAX_SIZES], maxlen = 0;
+    enum path path;
+    nc_port *p;
+    nc_hmc h;
+    int rc;
+
+    me = nc_host_node();
+    nn = nc_host_nodes();
+    if (argc < 5 || (strcmp(argv[1], "host-binomial") && strcmp(argv[1], "nic-flat"))) {
+        nc_host_printf("FAIL usage: r2_bcast host-binomial|nic-flat WARM COUNT SIZE...\n");
+        return 2;
+    }
+    path = strcmp(argv[1], "nic-flat") ? HOST_BINOMIAL : NIC_FLAT;
+    unsigned warm = (unsigned)atoi(argv[2]), count = (unsigned)atoi(argv[3]);
+    for (int i = 4; i < argc && nsizes < MAX_SIZES; i++) {
+        char *end;
+        unsigned long s = strtoul(argv[i], &end, 10);
+
+        if (*end || s > 65536) {
+            nc_host_printf("FAIL r2: SIZE '%s' is not a byte count of 0..65536\n", argv[i]);
+            return 2;
+        }
+        size[nsizes++] = s;
+        if (s > maxlen)
+            maxlen = s;
+    }
+    if (count < 2 || nn < 2 || nn > NC_BARRIER_MAX_MEMBERS ||
+        (path == NIC_FLAT && nn - 1 > NC_GROUP_MAX_DESTS)) {
+        nc_host_printf("FAIL r2: COUNT must be at least 2 (got %u), nodes 2..%u (got %u)\n", count,
+                       path == NIC_FLAT ? NC_GROUP_MAX_DESTS + 1 : NC_BARRIER_MAX_MEMBERS, nn);
+        return 2;
+    }
+    for (unsigned i = 0; i < nn; i++)
+        members[i] = (nc_member){ (uint16_t)i, 0 };
+    nl = tree_leaves(path, leaf);
+    if ((rc = nc_open(&p, 0)))
+        return fail("nc_open", rc);
+    if ((rc = nc_hmc_init(&h, p, RECV_BUFS, maxlen)))
+        return fail("nc_hmc_init", rc);
+    h.timeout_ns = EVENT_NS;
+    if ((rc = nic_group(p, path)))
+        return fail("NIC group", rc);
+
+    /* the root's message, and an address for the replies (empty) */
+    uint8_t *buf = nc_alloc(p, maxlen ? maxlen : 1);
+    if (!buf)
+        return fail("nc_alloc", NC_ENOMEM);
+    if ((rc = nc_register(p, buf, maxlen ? maxlen : 1)))
+        return fail("nc_register", rc);
+    memset(buf, 0x5A, maxlen);
+
+    for (unsigned s = 0; s < nsizes; s++) {
+        double best = -1, bh1 = 0, bh2 = 0;
+        unsigned bleaf = 0;
+
+        for (unsigned l = 0; l < nl; l++) {
+            /* the full warm-up before a size's first leaf; the nodes are
+             * in step after it, a new leaf needs only a couple */
+            unsigned w = l == 0 || warm < 2 ? warm : 2;
+            uint64_t t0 = 0, th = 0, t1;
+
+            for (unsigned i = 0; i < w + count; i++) {
+                if (me != 0) {
+                    if ((rc = member_once(&h, path, size[s], leaf[l], buf)))
+                        return fail("broadcast (member)", rc);
+                    continue;
+                }
+                if (i == w)
+                    t0 = nc_host_now_ns();
+                if (i == w + count / 2)
+                    th = nc_host_now_ns();
+                if ((rc = root_once(&h, path, buf, size[s], leaf[l])))
+                    return fail("broadcast (root)", rc);
+            }
+            if (me != 0)
+                continue;
+            t1 = nc_host_now_ns();
+            double avg = (double)(t1 - t0) / count / 1000;
+            double h1 = (double)(th - t0) / (count / 2) / 1000;
+            double h2 = (double)(t1 - th) / (count - count / 2) / 1000;
+            nc_host_printf("r2 path=%s nodes=%u size=%zu leaf=%u count=%u avg_us=%.3f "
+                           "half1_us=%.3f half2_us=%.3f\n", argv[1], nn, size[s], leaf[l], count,
+                           avg, h1, h2);
+            if (avg > best)
+                best = avg, bh1 = h1, bh2 = h2, bleaf = leaf[l];
+        }
+        if (me == 0)
+            nc_host_printf("r2max path=%s nodes=%u size=%zu leaf=%u count=%u avg_us=%.3f "
+                           "half1_us=%.3f half2_us=%.3f\n", argv[1], nn, size[s], bleaf, count,
+                           best, bh1, bh2);
+    }
+    if ((rc = nc_hmc_flush(&h)))
+        return fail("last sends", rc);
+    nc_hmc_fini(&h);
+    nc_close(p);
+    return 0;
+}

@@ -1,0 +1,36 @@
+# Issue 16, items 3 and 6: the host-based multicast baselines
+# (host/lib/nc_hmcast.c, part of libnicoll: NCL_LIB_SRCS in mk/nicoll.mk),
+# their tests (tests/hmcast) and benchmarks R1 and R2 (host/bench/r1r2,
+# docs/bench-r1r2.md). Included after mk/nicoll.mk (name order).
+HMC_T := $(BUILD)/tests/hmcast
+R12_B := $(BUILD)/bench
+
+ALL_TARGETS += $(HMC_T)/host_hmcast.so $(HMC_T)/host_hmcast_no_wait.so \
+               $(HMC_T)/host_hmcast_last_child.so
+CHECK_SUITES += tests/hmcast/suite
+
+HMC_DEPS := tests/lib/open_port.h tests/nicoll/pattern.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+
+$(HMC_T)/host_hmcast.so: tests/hmcast/host_hmcast.c $(HMC_DEPS)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+# Broken variants for the negative tests (never for real use).
+$(HMC_T)/host_hmcast_%.so: tests/hmcast/host_hmcast.c $(HMC_DEPS)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) \
+	    -DNC_HMC_BROKEN_$(shell echo $* | tr a-z A-Z) $< $(NCL_LIB_SRCS) -o $@
+
+# The benchmarks' host programs: libnicoll compiled in, as for R7.
+ALL_TARGETS += $(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so
+$(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so: $(R12_B)/%.so: host/bench/%.c $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+# make bench runs R1 and R2 (mk/bench.mk calls host/bench/r1r2);
+# make bench-r1r2 runs only them, with fewer iterations (docs/bench-r1r2.md).
+R12_DEPS := $(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so $(FW_DIR)/mcp.img $(BIN)/lanai-run
+bench: $(R12_DEPS)
+.PHONY: bench-r1r2
+bench-r1r2: $(R12_DEPS)
+	@R1_COUNT=$${R1_COUNT:-200} R2_COUNT=$${R2_COUNT:-10} bash host/bench/r1r2 $(BUILD)/bench
