@@ -46,7 +46,8 @@ struct txconn {
     uint32_t old_base, old_count;       /* the window that timed out last */
     uint16_t slot[NC_TX_WINDOW_MAX];    /* packet descriptor of each seq in flight */
     uint16_t qhead, qtail, cur;         /* message FIFO and the packetising cursor */
-};
+} __attribute__((aligned(256)));        /* 184 bytes padded: txc[peer] is one shift (the LANai
+                                           has no multiply: 184 took three shifts and two adds) */
 
 static struct txconn txc[NC_ABI_MAX_NODES];
 static void tx_ack_old(struct txconn *c, uint32_t ack);
@@ -152,15 +153,17 @@ void tx_init(void)
         txc[i].send_next = 1;
         txc[i].qhead = txc[i].qtail = txc[i].cur = txc[i].failed = NONE16;
     }
-    for (uint32_t i = 0; i < NC_FW_PKT_BUFS; i++)
+    for (uint32_t i = 0; i < NC_FW_PKT_BUFS; i++) {
         pd_free[i] = (uint16_t)i;
+        pd[i].hdr = pkt_buf[i] + 8;
+    }
     pd_nfree = NC_FW_PKT_BUFS;
     for (uint32_t peer = 0; peer < NC_ABI_MAX_NODES; peer++)
         for (uint32_t port = 0; port < NC_ABI_PORTS; port++)
             stok[NC_FENCE_TOK(peer, port)].done = fence_done;
 }
 
-static uint8_t *hdr_of(uint16_t i) { return pkt_buf[i] + 8; }
+static uint8_t *hdr_of(uint16_t i) { return pd[i].hdr; }
 
 static void pd_release(uint16_t i)
 {
@@ -259,6 +262,8 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     t = &stok[c->cur];
     NC_OPAQUE(t);
     i = pd_free[--pd_nfree];
+    d = &pd[i];
+    NC_OPAQUE(d);
     len = t->len - t->built;
     if (len > NC_FW_MTU)
         len = NC_FW_MTU;
@@ -274,7 +279,7 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
         r->port = t->port;
         r->arg = i;
         r->gen = 0;
-        r->lar = (uint32_t)(uintptr_t)(hdr_of(i) + NC_PKT_HDR);
+        r->lar = (uint32_t)(uintptr_t)(d->hdr + NC_PKT_HDR);
         r->eal = t->lo + t->built;
         r->eah = t->hi + (r->eal < t->lo);
         r->len = len;
@@ -283,8 +288,6 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     }
     seq = nc_tx_push(&c->w);
     c->slot[nc_tx_slot(seq)] = i;
-    d = &pd[i];
-    NC_OPAQUE(d);
     d->state = PD_SDMA;     /* PD_READY below when there is no payload */
     d->dead = 0;
     d->tok = c->cur;
@@ -292,7 +295,7 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     d->seq = seq;
     d->offset = t->built;
     d->len = len;
-    h = (struct nc_pkt *)hdr_of(i);
+    h = (struct nc_pkt *)d->hdr;
     NC_OPAQUE(h);
     h->type = t->kind ? (uint16_t)(0x0A00u | t->kind) : NC_PT_DATA;
     h->src = (uint16_t)my_node;
