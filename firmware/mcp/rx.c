@@ -404,7 +404,7 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
     /* the host's event first (latency), then the ACK, on the wire at once
      * if the engine is free */
     held = (h->flags & NC_DF_FENCE) ? false : deliver(src, h, b);
-    ack(src, true);
+    ctrl_ack(src);      /* ack(src, true) without its call */
     return held;
 }
 
