@@ -48,8 +48,8 @@ struct port {
                                        shifts and two adds before; 16 KB of SRAM in all) */
 extern struct port ports[NC_ABI_PORTS];
 /* Each port's send time-out in RTC ticks (NC_CMD_TIMEOUT; tx.c's tx_timer
- * reads it). Beside struct port, not in it: a word more there made every
- * ports[] index dearer (the LANai multiplies by shifts and adds). */
+ * reads it). Beside struct port: kept out of it when a word more made
+ * every ports[] index dearer, before struct port was padded to 2 KB. */
 extern uint32_t port_send_timeout[NC_ABI_PORTS];
 /* send tokens of the ports, then one fence token per (peer, port), then
  * the pool of the collectives' packets (plugin.c) */
