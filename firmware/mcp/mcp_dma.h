@@ -33,6 +33,12 @@ bool dma_queue(bool to_lanai, const struct dma_req *r);
 struct dma_req *dma_slot(bool to_lanai);
 void dma_push(bool to_lanai);
 void dma_push_checked_l2e(void);    /* dma_push(false) for a fresh, non-empty request */
+/* The L2E slot dma_slot(false) gave, for a fresh, non-empty request whose
+ * callback fields (done, port, gen, arg, last, checkgen) are filled: if the
+ * engine is idle with nothing queued, it starts now from these values and
+ * true is returned (the slot's lar, eah, eal, len are never read then);
+ * else false, and the caller fills them and calls dma_push_checked_l2e. */
+bool dma_start_now_l2e(uint32_t lar, uint32_t eah, uint32_t eal, uint32_t len);
 /* dma_push(false) without starting: the next L2E request (the payload's
  * event) joins it in one chain, which dma_start_l2e starts. */
 void dma_hold_l2e(void);

@@ -9,7 +9,9 @@
 #include "mcp_base.h"
 
 struct region { uint32_t valid, hi, lo, len; };
-struct rtoken { uint32_t valid, hi, lo, len, cookie; };
+/* 20 bytes padded to 32: p->rtok[k] is one shift (struct port, padded
+ * to 2 KB below, has the room) */
+struct rtoken { uint32_t valid, hi, lo, len, cookie; } __attribute__((aligned(32)));
 /* A send token's completion callback (GM's send descriptors carry theirs):
  * called once, when the message is acknowledged (NC_ST_OK), refused
  * (NC_ST_EPORTCLOSED: the receiver's port closed), timed out
@@ -31,9 +33,8 @@ struct stoken {             /* a send token: one message */
     uint32_t built;         /* bytes packetised so far */
     uint32_t acked;         /* bytes acknowledged */
     uint32_t last_seq;      /* a timed-out message: the sequence number of its last packet
-                               (tx.c's tx_time_out); 48 bytes: an index is two shifts and
-                               an add (44 took three) */
-};
+                               (tx.c's tx_time_out) */
+} __attribute__((aligned(64)));     /* 64 bytes: an index is one shift (48 took two and an add) */
 struct port {
     uint32_t open, gen, cons;
     uint32_t ev_hi, ev_lo, ev_slots, ev_next;
@@ -43,11 +44,12 @@ struct port {
     uint32_t nrq, rq_head;
     uint16_t rfree[NC_ABI_RECV_TOKENS];  /* the free tokens (a stack) */
     uint32_t nrfree;
-};
+} __attribute__((aligned(2048)));   /* 1,448 bytes padded to 2 KB: an index is one shift (three
+                                       shifts and two adds before; 16 KB of SRAM in all) */
 extern struct port ports[NC_ABI_PORTS];
 /* Each port's send time-out in RTC ticks (NC_CMD_TIMEOUT; tx.c's tx_timer
- * reads it). Beside struct port, not in it: a word more there made every
- * ports[] index dearer (the LANai multiplies by shifts and adds). */
+ * reads it). Beside struct port: kept out of it when a word more made
+ * every ports[] index dearer, before struct port was padded to 2 KB. */
 extern uint32_t port_send_timeout[NC_ABI_PORTS];
 /* send tokens of the ports, then one fence token per (peer, port), then
  * the pool of the collectives' packets (plugin.c) */

@@ -14,7 +14,8 @@ struct pktd {               /* a packet descriptor */
     uint16_t tok;           /* the message it belongs to */
     uint16_t peer;
     uint32_t seq, offset, len;
-};
+    uint8_t *hdr;           /* its packet buffer's header (a load: pkt_buf[i] is i * 4,144) */
+} __attribute__((aligned(32)));     /* 24 bytes padded: pd[i] is one shift */
 enum { PD_FREE, PD_SDMA, PD_READY };
 void tx_init(void);
 void tx_message(uint16_t tok);      /* a new send token for its connection; then tx_kick */

@@ -73,7 +73,7 @@ static inline __attribute__((always_inline)) void post_event(uint32_t pi, uint32
 {
     struct port *p = &ports[pi];
     struct dma_req *r;
-    uint32_t *e, slot, off, lo;
+    uint32_t *e, slot, off, lo, hi;
 
     PROF(4);
     if (!p->open || p->gen != gen || !ev_nfree)
@@ -96,6 +96,7 @@ static inline __attribute__((always_inline)) void post_event(uint32_t pi, uint32
     e[7] = w7;
     off = (p->ev_next & (p->ev_slots - 1)) * (NC_EV_WORDS * 4);   /* slots: a power of two */
     lo = p->ev_lo + off;
+    hi = p->ev_hi + (lo < off);     /* the carry of the 64-bit bus address */
     p->ev_next++;
     /* filled in its queue slot: no request on the stack to copy */
     r->done = event_dma_done;
@@ -103,13 +104,15 @@ static inline __attribute__((always_inline)) void post_event(uint32_t pi, uint32
     r->port = (uint8_t)pi;
     r->arg = (uint16_t)slot;
     r->gen = gen;
-    r->lar = (uint32_t)(uintptr_t)e;
-    r->eah = p->ev_hi + (lo < off);   /* the carry of the 64-bit bus address */
-    r->eal = lo;
-    r->len = NC_EV_WORDS * 4;
     r->last = 1;
     PROF(5);
-    dma_push_checked_l2e();
+    if (!dma_start_now_l2e((uint32_t)(uintptr_t)e, hi, lo, NC_EV_WORDS * 4)) {
+        r->lar = (uint32_t)(uintptr_t)e;
+        r->eah = hi;
+        r->eal = lo;
+        r->len = NC_EV_WORDS * 4;
+        dma_push_checked_l2e();
+    }
     PROF(6);
 }
 
@@ -162,7 +165,9 @@ static void refuse(uint32_t pi, uint32_t op, uint32_t status, uint32_t cookie)
     port_event(pi, ports[pi].gen, type, status, type == NC_EV_ERROR ? op : cookie, 0, 0, 0);
 }
 
-static void cmd_send(uint32_t pi, const uint32_t *a)
+/* Inlined into command (as cmd_recv): out of line, each cost a call and a
+ * frame more per message. */
+static inline __attribute__((always_inline)) void cmd_send(uint32_t pi, const uint32_t *a)
 {
     struct port *p = &ports[pi];
     uint32_t hi = a[1], lo = a[2], len = a[3], dst = a[4], dport = a[5], cookie = a[6];
@@ -202,7 +207,7 @@ static void cmd_send(uint32_t pi, const uint32_t *a)
     refuse(pi, NC_CMD_SEND, NC_ST_ENORES, cookie);
 }
 
-static void cmd_recv(uint32_t pi, const uint32_t *a)
+static inline __attribute__((always_inline)) void cmd_recv(uint32_t pi, const uint32_t *a)
 {
     struct port *p = &ports[pi];
     uint32_t hi = a[1], lo = a[2], len = a[3], cookie = a[4];
@@ -243,8 +248,15 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
 {
     struct port *p = &ports[pi];
     volatile struct nc_abi_port *ap = &nc_abi_block.port[pi];
+    uint32_t op = a[0];
 
-    switch (a[0]) {
+    /* the commands of every message first: a switch tested OPEN, CLOSE
+     * and the port's state before them (a dozen instructions each) */
+    if (__builtin_expect(op == NC_CMD_SEND, 1) && p->open)
+        return cmd_send(pi, a);
+    if (op == NC_CMD_RECV && p->open)
+        return cmd_recv(pi, a);
+    switch (op) {
     case NC_CMD_OPEN:
         if (p->open || !a[3] || (a[3] & (a[3] - 1)))
             return refuse(pi, a[0], NC_ST_EINVAL, 0);
@@ -292,10 +304,7 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
             return refuse(pi, a[0], NC_ST_EINVAL, 0);
         p->reg[a[1]].valid = 0;
         return;
-    case NC_CMD_RECV:
-        return cmd_recv(pi, a);
-    case NC_CMD_SEND:
-        return cmd_send(pi, a);
+    /* RECV and SEND of an open port went above */
     case NC_CMD_TIMEOUT:
         /* the send time-out of this port's messages (tx.c's tx_timer reads
          * it when one of them stalls) */

@@ -60,13 +60,14 @@ struct rxconn {
     uint16_t pad;
     uint32_t gen, msg_len, got, hi, lo, cookie, src_port;
     uint32_t epoch;             /* the sender's epoch taken (nc_wire.h) */
-};
+} __attribute__((aligned(64)));  /* 48 bytes padded: rxc[src] is one shift, not two and an add */
 
 static struct rxconn rxc[NC_ABI_MAX_NODES];
 #define RX_BUF (NC_PKT_HDR + NC_FW_MTU + 64u)
 static uint8_t rx_buf[NC_FW_RX_BUFS][RX_BUF] __attribute__((aligned(4096)));
 static uint8_t rx_held[NC_FW_RX_BUFS];
 static uint32_t rx_armed = NONE16;      /* buffer the engine is armed with */
+static uint8_t *rx_armed_at;            /* its address (rx_buf[b] is b * 4,200: a multiply) */
 
 /* Delayed ACKs: packets accepted since the last ACK went to each peer,
  * the RTC when the oldest of them came, and the peers that may owe one
@@ -145,6 +146,7 @@ static void arm(void)
     for (uint32_t i = 0; i < NC_FW_RX_BUFS; i++)
         if (!rx_held[i]) {
             rx_armed = i;
+            rx_armed_at = rx_buf[i];
             hal_rx_arm(rx_buf[i], RX_BUF);
             return;
         }
@@ -245,6 +247,7 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
                 rx_held[b] = 1;
                 if (!rx_held[next]) {
                     rx_armed = next;
+                    rx_armed_at = rx_buf[next];
                     HAL_REG(L9_RMP) = (uint32_t)(uintptr_t)rx_buf[next];
                     HAL_REG(L9_RML) = (uint32_t)(uintptr_t)rx_buf[next] + RX_BUF;
                 }
@@ -401,7 +404,7 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
     /* the host's event first (latency), then the ACK, on the wire at once
      * if the engine is free */
     held = (h->flags & NC_DF_FENCE) ? false : deliver(src, h, b);
-    ack(src, true);
+    ctrl_ack(src);      /* ack(src, true) without its call */
     return held;
 }
 
@@ -418,9 +421,9 @@ void rx_packet(uint32_t isr)
         hal_rx_done();
         return;
     }
-    h = (const struct nc_pkt *)rx_buf[b];
+    h = (const struct nc_pkt *)rx_armed_at;
     NC_OPAQUE(h);
-    n = hal_rx_end() - (uint32_t)(uintptr_t)rx_buf[b];
+    n = hal_rx_end() - (uint32_t)(uintptr_t)h;
     hal_rx_done();
     rx_armed = NONE16;
 #ifdef NC_BROKEN_NO_CRC
@@ -459,8 +462,8 @@ void rx_packet(uint32_t isr)
     rx_held[b] = held;
     if (!held) {
         /* the buffer just read is free again: no search */
-        rx_armed = b;
-        hal_rx_arm(rx_buf[b], RX_BUF);
+        rx_armed = b;       /* rx_armed_at is still h */
+        hal_rx_arm((void *)h, RX_BUF);
         return;
     }
     arm();

@@ -46,7 +46,8 @@ struct txconn {
     uint32_t old_base, old_count;       /* the window that timed out last */
     uint16_t slot[NC_TX_WINDOW_MAX];    /* packet descriptor of each seq in flight */
     uint16_t qhead, qtail, cur;         /* message FIFO and the packetising cursor */
-};
+} __attribute__((aligned(256)));        /* 184 bytes padded: txc[peer] is one shift (the LANai
+                                           has no multiply: 184 took three shifts and two adds) */
 
 static struct txconn txc[NC_ABI_MAX_NODES];
 static void tx_ack_old(struct txconn *c, uint32_t ack);
@@ -63,6 +64,14 @@ static uint8_t pkt_buf[NC_FW_PKT_BUFS][PKT_BUF] __attribute__((aligned(4096)));
 static uint16_t alist[NC_ABI_MAX_NODES];
 static uint8_t in_list[NC_ABI_MAX_NODES];   /* 1 + the peer's index in alist; 0: not in it */
 uint32_t tx_active;                     /* entries in alist */
+/* The peers the retransmission timer looks at: a packet of theirs was
+ * built since they were last found with an empty window and no timed-out
+ * message (tx_timer). The timer walked all n_nodes peers at every tick
+ * (~20 instructions a peer: 300 a tick on 16 nodes, at a 200 us period on
+ * a 33 MHz LANai, at any point of a barrier's path). */
+static uint16_t tlist[NC_ABI_MAX_NODES];
+static uint8_t in_tlist[NC_ABI_MAX_NODES];
+static uint32_t n_tlist;
 static uint32_t rr;                     /* round-robin start (a list index) for the wire */
 static bool timer_on;
 /* The retransmission timeout in RTC ticks: NC_FW_RTO_TICKS at 133 MHz,
@@ -152,15 +161,17 @@ void tx_init(void)
         txc[i].send_next = 1;
         txc[i].qhead = txc[i].qtail = txc[i].cur = txc[i].failed = NONE16;
     }
-    for (uint32_t i = 0; i < NC_FW_PKT_BUFS; i++)
+    for (uint32_t i = 0; i < NC_FW_PKT_BUFS; i++) {
         pd_free[i] = (uint16_t)i;
+        pd[i].hdr = pkt_buf[i] + 8;
+    }
     pd_nfree = NC_FW_PKT_BUFS;
     for (uint32_t peer = 0; peer < NC_ABI_MAX_NODES; peer++)
         for (uint32_t port = 0; port < NC_ABI_PORTS; port++)
             stok[NC_FENCE_TOK(peer, port)].done = fence_done;
 }
 
-static uint8_t *hdr_of(uint16_t i) { return pkt_buf[i] + 8; }
+static uint8_t *hdr_of(uint16_t i) { return pd[i].hdr; }
 
 static void pd_release(uint16_t i)
 {
@@ -259,6 +270,8 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     t = &stok[c->cur];
     NC_OPAQUE(t);
     i = pd_free[--pd_nfree];
+    d = &pd[i];
+    NC_OPAQUE(d);
     len = t->len - t->built;
     if (len > NC_FW_MTU)
         len = NC_FW_MTU;
@@ -274,7 +287,7 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
         r->port = t->port;
         r->arg = i;
         r->gen = 0;
-        r->lar = (uint32_t)(uintptr_t)(hdr_of(i) + NC_PKT_HDR);
+        r->lar = (uint32_t)(uintptr_t)(d->hdr + NC_PKT_HDR);
         r->eal = t->lo + t->built;
         r->eah = t->hi + (r->eal < t->lo);
         r->len = len;
@@ -282,9 +295,11 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
         dma_push(true);
     }
     seq = nc_tx_push(&c->w);
+    if (!in_tlist[peer]) {
+        in_tlist[peer] = 1;
+        tlist[n_tlist++] = (uint16_t)peer;
+    }
     c->slot[nc_tx_slot(seq)] = i;
-    d = &pd[i];
-    NC_OPAQUE(d);
     d->state = PD_SDMA;     /* PD_READY below when there is no payload */
     d->dead = 0;
     d->tok = c->cur;
@@ -292,7 +307,7 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     d->seq = seq;
     d->offset = t->built;
     d->len = len;
-    h = (struct nc_pkt *)hdr_of(i);
+    h = (struct nc_pkt *)d->hdr;
     NC_OPAQUE(h);
     h->type = t->kind ? (uint16_t)(0x0A00u | t->kind) : NC_PT_DATA;
     h->src = (uint16_t)my_node;
@@ -670,7 +685,10 @@ void tx_timer(void)
     uint32_t now = hal_rtc();
 
     hal_isr_clear(L9_ISR_TIME0);
-    for (uint32_t peer = 0; peer < n_nodes; peer++) {
+    /* tlist may grow meanwhile (a callback that sends): the new entries
+     * are looked at in this tick too */
+    for (uint32_t i = 0; i < n_tlist;) {
+        uint32_t peer = tlist[i];
         struct txconn *c = &txc[peer];
 
         if (c->failed != NONE16) {
@@ -680,9 +698,17 @@ void tx_timer(void)
         }
         if (!c->w.count) {
             c->watched = 0;
+            if (c->failed == NONE16) {
+                /* nothing to watch until its next packet is built */
+                in_tlist[peer] = 0;
+                tlist[i] = tlist[--n_tlist];
+            } else {
+                i++;
+            }
             continue;
         }
         any = true;
+        i++;
         if (!c->watched || c->w.base != c->last_base) {
             /* busy since the last tick, or moved: the stall starts now */
             c->watched = 1;
