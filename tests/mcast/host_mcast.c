@@ -17,6 +17,15 @@
  *       the group's id, and that nothing more comes afterwards.
  *       Prints "ms root done sent=N failures=F" or
  *       "ms member done got=N failures=F".
+ *   tree SEED KIND NMSG MAXLEN OUTSTANDING [dead]
+ *       the same over a tree of every node's port 0 (root node 0) built by
+ *       nc_group_create: KIND binomial, kbin:K, postal:LAMBDA, flat, or
+ *       heap:D (an NC_TREE_LIST tree, parent (i-1)/D). Inner members forward
+ *       at their NICs. With "dead", the highest-numbered leaf whose parent
+ *       is not the root never opens its port (a member gone for good),
+ *       every member's send time-out is DEAD_TIMEOUT_US, and the root must
+ *       see every send complete with NC_ETIMEDOUT (that member never has
+ *       it) while the others still get everything. Prints the tree first.
  *   perm SEED
  *       node 0's port 0 creates a group; port 1 of the same NIC tries to
  *       multicast on it, to set it and to destroy it: each refused with
@@ -37,9 +46,11 @@
 #define LINGER_NS 2000000ull        /* after the last message: nothing more may come */
 #define RECV_BUFS 8u
 #define MAX_OUT 8u
+#define DEAD_TIMEOUT_US 2000u       /* the send time-out of the dead-member runs */
 
 static unsigned me, nn;
 static int failures;
+static int dead = -1;               /* tree ... dead: the member that never opens its port */
 static uint64_t seed;
 
 #define FAIL(...) (nc_host_printf("FAIL " __VA_ARGS__), failures++)
@@ -112,10 +123,13 @@ static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
             FAIL("root: no completion within %llu ns (%u of %u done)\n", DEADLINE_NS, done, nmsg);
             break;
         }
-        if (ev.type != NC_EVENT_SENT || ev.group != GROUP || ev.status != NC_OK) {
-            FAIL("root: event type %d group %#x status %s\n", ev.type, ev.group,
-                 nc_strerror(ev.status));
-            continue;
+        if (ev.type != NC_EVENT_SENT || ev.group != GROUP ||
+            ev.status != (dead >= 0 ? NC_ETIMEDOUT : NC_OK)) {
+            /* with a dead member, NC_OK would claim it has the message */
+            FAIL("root: event type %d group %#x status %s (message %d)\n", ev.type, ev.group,
+                 nc_strerror(ev.status), ev.type == NC_EVENT_SENT ? *(int *)ev.ctx : -1);
+            if (ev.type != NC_EVENT_SENT)
+                continue;
         }
         /* the buffer is the host's again: overwrite it */
         int *slot = ev.ctx;
@@ -171,6 +185,101 @@ static int member(nc_port *p, unsigned nmsg, size_t maxlen)
              nmsg);
     nc_host_printf("ms member done got=%u failures=%d\n", got, failures);
     return failures != 0;
+}
+
+/* KIND of the tree mode into spec (parent: room for nn entries). */
+static bool tree_spec(const char *kind, nc_tree_spec *spec, int *parent)
+{
+    unsigned v = 0;
+    const char *colon = strchr(kind, ':');
+
+    if (colon)
+        v = (unsigned)atoi(colon + 1);
+    *spec = (nc_tree_spec){ NC_TREE_BINOMIAL, 0, 0, NULL };
+    if (!strcmp(kind, "binomial"))
+        return true;
+    if (!strcmp(kind, "flat"))
+        return spec->kind = NC_TREE_FLAT, true;
+    if (!strncmp(kind, "kbin:", 5))
+        return spec->kind = NC_TREE_KBINOMIAL, spec->k = v, true;
+    if (!strncmp(kind, "postal:", 7))
+        return spec->kind = NC_TREE_POSTAL, spec->lambda = v, true;
+    if (!strncmp(kind, "heap:", 5) && v) {
+        for (unsigned i = 0; i < nn; i++)
+            parent[i] = i ? (int)((i - 1) / v) : -1;
+        spec->kind = NC_TREE_LIST;
+        spec->parent = parent;
+        return true;
+    }
+    return false;
+}
+
+static int tree(int argc, char **argv)
+{
+    const char *kind = argc > 3 ? argv[3] : "binomial";
+    unsigned nmsg = argc > 4 ? (unsigned)atoi(argv[4]) : 20;
+    size_t maxlen = argc > 5 ? strtoul(argv[5], NULL, 0) : 65536;
+    unsigned out = argc > 6 ? (unsigned)atoi(argv[6]) : 4;
+    bool with_dead = argc > 7 && !strcmp(argv[7], "dead");
+    static nc_member members[NC_GROUP_MAX_MEMBERS];
+    static int list[NC_GROUP_MAX_MEMBERS], parent[NC_GROUP_MAX_MEMBERS];
+    nc_tree_spec spec;
+    nc_port *p;
+    int rc;
+
+    if (nn < 2 || nn > NC_GROUP_MAX_MEMBERS || maxlen > 65536 || !out || out > MAX_OUT ||
+        !tree_spec(kind, &spec, list)) {
+        nc_host_printf("FAIL tree: bad arguments (nodes %u, kind %s, maxlen %zu, outstanding %u)\n",
+                       nn, kind, maxlen, out);
+        return 2;
+    }
+    for (unsigned i = 0; i < nn; i++)
+        members[i] = (nc_member){ (uint16_t)i, 0 };
+    if ((rc = nc_group_tree(members, nn, 0, &spec, parent)) != NC_OK) {
+        nc_host_printf("FAIL tree %s over %u nodes: %s\n", kind, nn, nc_strerror(rc));
+        return 2;
+    }
+    if (me == 0) {
+        char line[64];
+        int at = 0;
+
+        for (unsigned i = 1; i < nn; i++) {
+            at += snprintf(line + at, sizeof line - (size_t)at, " %u<-%d", i, parent[i]);
+            if (at > 48 || i == nn - 1) {
+                nc_host_printf("tree %s:%s\n", kind, line);
+                at = 0;
+            }
+        }
+    }
+    if (with_dead) {
+        for (unsigned i = nn - 1; i > 0 && dead < 0; i--) {
+            bool leaf = true;
+
+            for (unsigned j = 1; j < nn; j++)
+                leaf = leaf && parent[j] != (int)i;
+            if (leaf && parent[i] != 0)
+                dead = (int)i;
+        }
+        if (dead < 0) {
+            nc_host_printf("FAIL tree %s: no leaf below an inner member to kill\n", kind);
+            return 2;
+        }
+        if (me == 0)
+            nc_host_printf("dead member: node %d (parent %d), send time-out %u us\n", dead,
+                           parent[dead], DEAD_TIMEOUT_US);
+        if ((int)me == dead) {
+            nc_host_printf("ms member done got=dead failures=0\n");
+            return 0;       /* never opens its port */
+        }
+    }
+    p = open_port(0);
+    if (with_dead && (rc = nc_set_send_timeout(p, DEAD_TIMEOUT_US)) != NC_OK)
+        FAIL("nc_set_send_timeout: %s\n", nc_strerror(rc));
+    if ((rc = nc_group_create(p, GROUP, members, nn, 0, &spec)) != NC_OK)
+        FAIL("nc_group_create: %s\n", nc_strerror(rc));
+    rc = me == 0 ? root(p, nmsg, maxlen, out) : member(p, nmsg, maxlen);
+    nc_close(p);
+    return rc;
 }
 
 static int ms(int argc, char **argv)
@@ -255,6 +364,8 @@ int main(int argc, char **argv)
         return ms(argc, argv);
     if (!strcmp(mode, "perm"))
         return perm();
+    if (!strcmp(mode, "tree"))
+        return tree(argc, argv);
     nc_host_printf("FAIL unknown mode '%s'\n", mode);
     return 2;
 }
