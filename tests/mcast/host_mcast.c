@@ -26,6 +26,20 @@
  *       every member's send time-out is DEAD_TIMEOUT_US, and the root must
  *       see every send complete with NC_ETIMEDOUT (that member never has
  *       it) while the others still get everything. Prints the tree first.
+ *       With "lat" instead: every message is MAXLEN bytes, one at a time
+ *       (OUTSTANDING ignored), and the root prints the mean time from
+ *       nc_mcast to its SENT event (every member holds the message):
+ *       "lat KIND size=S msgs=N mean_ns=T" (a quick comparison of firmware
+ *       variants; the benchmarks are host/bench's).
+ *   api SEED
+ *       (node 0 only) nc_group_tree without a NIC: every kind over 2..200
+ *       members in a seeded order keeps the ID-ordered rule, is a tree
+ *       (every member reaches the root) and gives no member more than
+ *       NC_GROUP_MAX_CHILDREN children; a list breaking the rule, a cycle,
+ *       two roots, postal with lambda 0 and a flat tree over 40 members are
+ *       refused with NC_EINVAL; the unordered list kind takes the list the
+ *       ordered one refused, and the checker above finds its violation
+ *       (the check shown failing). Prints "api done failures=F".
  *   perm SEED
  *       node 0's port 0 creates a group; port 1 of the same NIC tries to
  *       multicast on it, to set it and to destroy it: each refused with
@@ -50,7 +64,8 @@
 
 static unsigned me, nn;
 static int failures;
-static int dead = -1;               /* tree ... dead: the member that never opens its port */
+static int dead = -1;
+static long fixed_len = -1;         /* tree ... lat: every message this long */               /* tree ... dead: the member that never opens its port */
 static uint64_t seed;
 
 #define FAIL(...) (nc_host_printf("FAIL " __VA_ARGS__), failures++)
@@ -71,7 +86,11 @@ static size_t size_of(unsigned k, size_t maxlen)
     static const size_t edge[] = { 0, 1, 4, 12, 100, 1024, 4095, 4096, 4097, 8192, 16384,
                                    32768, 65535, 65536 };
     uint64_t r = rnd(k);
-    size_t len = r & 1 ? edge[(r >> 1) % (sizeof edge / sizeof edge[0])] : (r >> 8) % (maxlen + 1);
+    size_t len;
+
+    if (fixed_len >= 0)
+        return (size_t)fixed_len;
+    len = r & 1 ? edge[(r >> 1) % (sizeof edge / sizeof edge[0])] : (r >> 8) % (maxlen + 1);
 
     return len > maxlen ? maxlen : len;
 }
@@ -96,6 +115,7 @@ static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
 {
     uint8_t *buf[MAX_OUT];
     unsigned next = 0, done = 0, inflight = 0;
+    uint64_t t0 = 0, total = 0;
     int slot_of[MAX_OUT];
     nc_event ev;
 
@@ -118,6 +138,7 @@ static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
             }
             slot_of[s] = (int)next++;
             inflight++;
+            t0 = nc_host_now_ns();
         }
         if (wait_event(p, &ev, DEADLINE_NS) != NC_OK) {
             FAIL("root: no completion within %llu ns (%u of %u done)\n", DEADLINE_NS, done, nmsg);
@@ -135,12 +156,16 @@ static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
         int *slot = ev.ctx;
         unsigned s = (unsigned)(slot - slot_of);
 
+        total += nc_host_now_ns() - t0;
         nc_host_printf("ms sent k=%d len=%zu\n", *slot, ev.len);
         memset(buf[s], 0xA5, maxlen ? maxlen : 1);
         *slot = -1;
         inflight--;
         done++;
     }
+    if (fixed_len >= 0 && done)
+        nc_host_printf("lat size=%ld msgs=%u mean_ns=%llu\n", fixed_len, done,
+                       (unsigned long long)(total / done));
     nc_host_printf("ms root done sent=%u failures=%d\n", done, failures);
     return failures != 0;
 }
@@ -221,6 +246,11 @@ static int tree(int argc, char **argv)
     size_t maxlen = argc > 5 ? strtoul(argv[5], NULL, 0) : 65536;
     unsigned out = argc > 6 ? (unsigned)atoi(argv[6]) : 4;
     bool with_dead = argc > 7 && !strcmp(argv[7], "dead");
+
+    if (argc > 7 && !strcmp(argv[7], "lat")) {
+        fixed_len = (long)maxlen;
+        out = 1;
+    }
     static nc_member members[NC_GROUP_MAX_MEMBERS];
     static int list[NC_GROUP_MAX_MEMBERS], parent[NC_GROUP_MAX_MEMBERS];
     nc_tree_spec spec;
@@ -302,6 +332,115 @@ static int ms(int argc, char **argv)
     return rc;
 }
 
+/* The ID-ordered rule and tree shape of parent[] over members: 0 if kept,
+ * else 1 (and why, when loud). */
+static int tree_broken(const nc_member *m, unsigned n, unsigned root, const int *parent,
+                       bool loud)
+{
+    static unsigned deg[NC_GROUP_MAX_MEMBERS];
+
+    memset(deg, 0, sizeof deg);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned steps = 0;
+        int q = parent[i];
+
+        if ((i == root) != (q == -1))
+            return loud ? nc_host_printf("member %u: parent %d (root %u)\n", i, q, root), 1 : 1;
+        if (q >= 0 && (unsigned)q != root &&
+            (m[i].node << 8 | m[i].port) < (m[q].node << 8 | m[q].port))
+            return loud ? nc_host_printf("member %u (node %u) below %d (node %u): not ID-ordered\n",
+                                         i, m[i].node, q, m[q].node), 1 : 1;
+        if (q >= 0 && ++deg[q] > NC_GROUP_MAX_CHILDREN)
+            return loud ? nc_host_printf("member %d: too many children\n", q), 1 : 1;
+        for (q = (int)i; q != -1; q = parent[q])
+            if (++steps > n)
+                return loud ? nc_host_printf("member %u: does not reach the root\n", i), 1 : 1;
+    }
+    return 0;
+}
+
+static int api(void)
+{
+    static nc_member m[NC_GROUP_MAX_MEMBERS];
+    static int parent[NC_GROUP_MAX_MEMBERS], list[NC_GROUP_MAX_MEMBERS];
+    const nc_tree_spec kinds[] = {
+        { NC_TREE_BINOMIAL, 0, 0, NULL }, { NC_TREE_KBINOMIAL, 1, 0, NULL },
+        { NC_TREE_KBINOMIAL, 2, 0, NULL }, { NC_TREE_KBINOMIAL, 3, 0, NULL },
+        { NC_TREE_POSTAL, 0, 1, NULL }, { NC_TREE_POSTAL, 0, 2, NULL },
+        { NC_TREE_POSTAL, 0, 5, NULL },
+    };
+    unsigned checked = 0;
+
+    if (me != 0)
+        return 0;
+    for (unsigned n = 2; n <= 200; n += n < 20 ? 1 : 17) {
+        /* a seeded member list: distinct nodes in a shuffled order, the
+         * root anywhere */
+        unsigned root = (unsigned)(rnd(n) % n);
+
+        for (unsigned i = 0; i < n; i++)
+            m[i] = (nc_member){ (uint16_t)(i * 3 + 1), (uint8_t)(i % 2) };
+        for (unsigned i = n - 1; i > 0; i--) {
+            unsigned j = (unsigned)(rnd(n * 1000 + i) % (i + 1));
+            nc_member t = m[i];
+
+            m[i] = m[j], m[j] = t;
+        }
+        for (unsigned k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            int rc = nc_group_tree(m, n, root, &kinds[k], parent);
+
+            if (rc != NC_OK) {
+                FAIL("api: kind %d k %u lambda %u over %u members: %s\n", kinds[k].kind,
+                     kinds[k].k, kinds[k].lambda, n, nc_strerror(rc));
+                continue;
+            }
+            if (tree_broken(m, n, root, parent, true))
+                FAIL("api: kind %d k %u lambda %u over %u members, root %u: broken tree\n",
+                     kinds[k].kind, kinds[k].k, kinds[k].lambda, n, root);
+            checked++;
+        }
+    }
+    /* members 0..5 on nodes 0..5, root 0: a chain 0-1-2-3-4-5 is ordered;
+     * 0-1-3-2 (2 below 3) is not */
+    for (unsigned i = 0; i < 6; i++) {
+        m[i] = (nc_member){ (uint16_t)i, 0 };
+        list[i] = (int)i - 1;
+    }
+    nc_tree_spec l = { NC_TREE_LIST, 0, 0, list };
+    if (nc_group_tree(m, 6, 0, &l, parent) != NC_OK || tree_broken(m, 6, 0, parent, true))
+        FAIL("api: an ordered chain was refused or broken\n");
+    list[2] = 3, list[3] = 1;
+    if (nc_group_tree(m, 6, 0, &l, parent) != NC_EINVAL)
+        FAIL("api: a list that breaks the ID order was not refused\n");
+    l.kind = NC_TREE_LIST_UNORDERED;
+    if (nc_group_tree(m, 6, 0, &l, parent) != NC_OK)
+        FAIL("api: the unordered kind refused an unordered tree\n");
+    else if (!tree_broken(m, 6, 0, parent, false))
+        FAIL("api: the checker did not see the unordered tree's violation\n");
+    else
+        nc_host_printf("api: the checker finds the unordered tree's violation (negative control)\n");
+    list[1] = 2, list[2] = 1;   /* 1 and 2 each other's parent */
+    if (nc_group_tree(m, 6, 0, &l, parent) != NC_EINVAL)
+        FAIL("api: a cycle was not refused\n");
+    list[1] = 0, list[2] = -1;  /* two roots */
+    if (nc_group_tree(m, 6, 0, &l, parent) != NC_EINVAL)
+        FAIL("api: two roots were not refused\n");
+    nc_tree_spec bad[] = { { NC_TREE_POSTAL, 0, 0, NULL }, { NC_TREE_KBINOMIAL, 0, 0, NULL },
+                           { NC_TREE_FLAT, 0, 0, NULL }, { NC_TREE_LIST, 0, 0, NULL } };
+    for (unsigned i = 0; i < 40; i++)
+        m[i] = (nc_member){ (uint16_t)i, 0 };
+    for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        if (nc_group_tree(m, 40, 0, &bad[k], parent) != NC_EINVAL)
+            FAIL("api: bad spec %u (postal lambda 0, k 0, flat over 40, list without parents) "
+                 "not refused\n", k);
+    m[7] = m[3];
+    if (nc_group_tree(m, 10, 0, &kinds[0], parent) != NC_EINVAL)
+        FAIL("api: a member twice was not refused\n");
+    nc_host_printf("api: %u trees checked\n", checked);
+    nc_host_printf("api done failures=%d\n", failures);
+    return failures != 0;
+}
+
 /* The next event of p that is an error or a send's completion. */
 static int refusal(nc_port *p, const char *what)
 {
@@ -366,6 +505,8 @@ int main(int argc, char **argv)
         return perm();
     if (!strcmp(mode, "tree"))
         return tree(argc, argv);
+    if (!strcmp(mode, "api"))
+        return api();
     nc_host_printf("FAIL unknown mode '%s'\n", mode);
     return 2;
 }
