@@ -31,6 +31,19 @@
  *       nc_mcast to its SENT event (every member holds the message):
  *       "lat KIND size=S msgs=N mean_ns=T" (a quick comparison of firmware
  *       variants; the benchmarks are host/bench's).
+ *   conc SEED NROOTS KIND NMSG MAXLEN [cyclic]
+ *       concurrent multicasts from different roots on the same NICs: node
+ *       r < NROOTS is the root of group GROUP+r over every node's port 0
+ *       (KIND as for tree), each node gives its port ONE receive buffer at
+ *       a time (given again after each message), and every root sends NMSG
+ *       messages one after another while it receives the others'. Every
+ *       node checks every group's messages (once, in order, intact) and
+ *       prints "conc done sent=N got=M failures=F". With "cyclic" (4 nodes,
+ *       2 roots): groups whose trees cross (group 0: 1<-0, 2<-1, 3<-0;
+ *       group 1: 2<-3, 1<-2, 0<-3: node 1 below node 2, against the ID
+ *       order) and a send time-out of CYCLIC_TIMEOUT_US; the root's SENT
+ *       status is accepted as it comes and printed, a member's missing
+ *       message ends it ("conc stuck group G k K").
  *   api SEED
  *       (node 0 only) nc_group_tree without a NIC: every kind over 2..200
  *       members in a seeded order keeps the ID-ordered rule, is a tree
@@ -61,6 +74,8 @@
 #define RECV_BUFS 8u
 #define MAX_OUT 8u
 #define DEAD_TIMEOUT_US 2000u       /* the send time-out of the dead-member runs */
+#define CYCLIC_TIMEOUT_US 20000u    /* ... and of the cyclic-tree run */
+#define MAX_ROOTS 8u
 
 static unsigned me, nn;
 static int failures;
@@ -332,6 +347,112 @@ static int ms(int argc, char **argv)
     return rc;
 }
 
+static int conc(int argc, char **argv)
+{
+    unsigned nroots = argc > 3 ? (unsigned)atoi(argv[3]) : 2;
+    const char *kind = argc > 4 ? argv[4] : "binomial";
+    unsigned nmsg = argc > 5 ? (unsigned)atoi(argv[5]) : 20;
+    size_t maxlen = argc > 6 ? strtoul(argv[6], NULL, 0) : 4096;
+    bool cyclic = argc > 7 && !strcmp(argv[7], "cyclic");
+    static nc_member members[NC_GROUP_MAX_MEMBERS];
+    static int list[MAX_ROOTS][NC_GROUP_MAX_MEMBERS];
+    unsigned got[MAX_ROOTS] = { 0 }, sent = 0, want = 0, total = 0, timedout = 0;
+    uint8_t *rbuf, *sbuf = NULL;
+    nc_event ev;
+    nc_port *p;
+    int rc;
+
+    if (nn < 2 || nroots < 1 || nroots > MAX_ROOTS || nroots > nn || maxlen > 65536 ||
+        (cyclic && (nn != 4 || nroots != 2))) {
+        nc_host_printf("FAIL conc: bad arguments (nodes %u, roots %u, maxlen %zu%s)\n", nn,
+                       nroots, maxlen, cyclic ? ", cyclic needs 4 nodes and 2 roots" : "");
+        return 2;
+    }
+    for (unsigned i = 0; i < nn; i++)
+        members[i] = (nc_member){ (uint16_t)i, 0 };
+    p = open_port(0);
+    if (cyclic && (rc = nc_set_send_timeout(p, CYCLIC_TIMEOUT_US)) != NC_OK)
+        FAIL("nc_set_send_timeout: %s\n", nc_strerror(rc));
+    for (unsigned r = 0; r < nroots; r++) {
+        nc_tree_spec spec;
+        static const int cyc[2][4] = { { -1, 0, 1, 0 }, { 3, 2, 3, -1 } };
+
+        if (cyclic) {
+            for (unsigned i = 0; i < 4; i++)
+                list[r][i] = cyc[r][i];
+            spec = (nc_tree_spec){ NC_TREE_LIST_UNORDERED, 0, 0, list[r] };
+        } else if (!tree_spec(kind, &spec, list[r])) {
+            FAIL("conc: bad kind %s\n", kind);
+            return 2;
+        }
+        /* group r's root: node r (node 3 for the cyclic run's group 1) */
+        if ((rc = nc_group_create(p, GROUP + r, members, nn, cyclic && r ? 3 : r, &spec)) != NC_OK)
+            FAIL("nc_group_create %u: %s\n", r, nc_strerror(rc));
+    }
+    int myroot = -1;
+
+    for (unsigned r = 0; r < nroots; r++)
+        if ((cyclic && r ? 3u : r) == me)
+            myroot = (int)r;
+    for (unsigned r = 0; r < nroots; r++)
+        if ((int)r != myroot)
+            want += nmsg;
+    rbuf = region(p, maxlen ? maxlen : 1);
+    if (myroot >= 0)
+        sbuf = region(p, maxlen ? maxlen : 1);
+    if ((rc = nc_provide_recv(p, rbuf, maxlen, NULL)) != NC_OK)
+        FAIL("nc_provide_recv: %s\n", nc_strerror(rc));
+    if (myroot >= 0) {
+        pat_fill(sbuf, size_of(0, maxlen), (uint32_t)seed, (uint32_t)myroot, 0);
+        if ((rc = nc_mcast(p, GROUP + (uint32_t)myroot, sbuf, size_of(0, maxlen), NULL)) != NC_OK)
+            FAIL("nc_mcast: %s\n", nc_strerror(rc));
+    }
+    while (!failures && (total < want || (myroot >= 0 && sent < nmsg))) {
+        if (wait_event(p, &ev, DEADLINE_NS) != NC_OK) {
+            for (unsigned r = 0; r < nroots; r++)
+                if ((int)r != myroot && got[r] < nmsg)
+                    nc_host_printf("conc stuck group %u k %u\n", r, got[r]);
+            FAIL("conc: nothing came for %llu ns (sent %u, got %u of %u)\n", DEADLINE_NS, sent,
+                 total, want);
+            break;
+        }
+        if (ev.type == NC_EVENT_SENT && myroot >= 0 && ev.group == GROUP + (uint32_t)myroot) {
+            if (ev.status != NC_OK) {
+                nc_host_printf("conc root %d: message %u status %s\n", myroot, sent,
+                               nc_strerror(ev.status));
+                timedout += ev.status == NC_ETIMEDOUT;
+                if (!cyclic)
+                    FAIL("conc: SENT status %s\n", nc_strerror(ev.status));
+            }
+            if (++sent < nmsg) {
+                size_t len = size_of(sent, maxlen);
+
+                pat_fill(sbuf, len, (uint32_t)seed, (uint32_t)myroot, sent);
+                if ((rc = nc_mcast(p, GROUP + (uint32_t)myroot, sbuf, len, NULL)) != NC_OK)
+                    FAIL("nc_mcast: %s\n", nc_strerror(rc));
+            }
+            continue;
+        }
+        unsigned r = ev.group - GROUP;
+
+        if (ev.type != NC_EVENT_RECV || r >= nroots || (int)r == myroot || ev.status != NC_OK ||
+            ev.len != size_of(got[r], maxlen) ||
+            pat_check(ev.buf, ev.len, (uint32_t)seed, r, got[r])) {
+            FAIL("conc: event type %d group %#x status %s len %zu (group %u message %u)\n",
+                 ev.type, ev.group, nc_strerror(ev.status), ev.len, r, r < nroots ? got[r] : 0);
+            continue;
+        }
+        got[r]++;
+        total++;
+        if ((rc = nc_provide_recv(p, rbuf, maxlen, NULL)) != NC_OK)
+            FAIL("nc_provide_recv: %s\n", nc_strerror(rc));
+    }
+    nc_host_printf("conc done sent=%u got=%u timedout=%u failures=%d\n", sent, total, timedout,
+                   failures);
+    nc_close(p);
+    return failures != 0;
+}
+
 /* The ID-ordered rule and tree shape of parent[] over members: 0 if kept,
  * else 1 (and why, when loud). */
 static int tree_broken(const nc_member *m, unsigned n, unsigned root, const int *parent,
@@ -507,6 +628,8 @@ int main(int argc, char **argv)
         return tree(argc, argv);
     if (!strcmp(mode, "api"))
         return api();
+    if (!strcmp(mode, "conc"))
+        return conc(argc, argv);
     nc_host_printf("FAIL unknown mode '%s'\n", mode);
     return 2;
 }
