@@ -99,8 +99,6 @@ struct mgroup {
     uint32_t dead;                  /* children given up (the send time-out) */
     uint32_t heard, watched;        /* children heard from this period; being timed */
     uint32_t stall_at[NC_MC_MAX_CHILDREN];  /* RTC when each one's silence began */
-    uint32_t probe;                 /* children sent only their first owed packet again */
-    uint32_t probe_pos[NC_MC_MAX_CHILDREN]; /* each one's position at the last round */
     /* member: from the parent */
     uint32_t expect;                /* next group sequence number from the parent */
     uint32_t hi, lo, cookie, msg_len, got;
@@ -316,16 +314,6 @@ static void mc_pump(struct mgroup *g)
              * children then wait for the send time-out) */
             if (mask && g->role != G_ROOT && g->discard)
                 mask = 0;
-            /* a child that took nothing since the last round (no receive
-             * buffer, gone) gets only its first owed packet: the whole
-             * window again and again to it swamped its link for the
-             * others (8 roots at once on 16 nodes stalled) */
-            for (uint32_t pm = mask & g->probe; pm; pm &= pm - 1) {
-                uint32_t ci = (uint32_t)__builtin_ctz(pm);
-
-                if (seq != g->mc.base + g->mc.acked[ci])
-                    mask &= ~(1u << ci);
-            }
             if (mask && g->role != G_ROOT && nc_seq_distance(g->first, seq) >= g->stored)
                 return;
             if (mask && !start_packet(g, seq, mask))
@@ -735,9 +723,7 @@ static void mc_set(uint32_t pi, const uint32_t *a)
         g->expect = 1;
         g->stall = 0;
         g->lost = 0;
-        g->dead = g->heard = g->watched = g->probe = 0;
-        for (uint32_t i = 0; i < NC_MC_MAX_CHILDREN; i++)
-            g->probe_pos[i] = 0;
+        g->dead = g->heard = g->watched = 0;
         g->up = 0;
         g->built = g->npk = g->stored = 0;
         g->first = 1;
@@ -849,15 +835,6 @@ static bool mc_timer(void)
 #ifndef NC_BROKEN_MC_NO_RETRANSMIT
         if (++g->stall >= MC_STALL && g->resend == g->resend_end) {
             g->stall = 0;
-            for (uint32_t ci = 0; ci < g->nchildren; ci++) {
-                uint32_t pos = g->mc.base + g->mc.acked[ci];
-
-                if (g->probe_pos[ci] == pos)
-                    g->probe |= 1u << ci;
-                else
-                    g->probe &= ~(1u << ci);
-                g->probe_pos[ci] = pos;
-            }
             g->resend = g->mc.base;
             g->resend_end = g->mc.base + g->mc.count;
             mc_pump(g);
