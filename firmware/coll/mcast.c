@@ -67,6 +67,16 @@
 #define MC_ACKBUFS  16u     /* ACK packets waiting for the wire */
 #define MC_STALL    2u      /* periods without progress before a retransmission */
 #define MC_FWDS     NC_FW_RX_BUFS   /* packets being forwarded: at most one per rx buffer */
+/* Packets an inner member holds in rx buffers while it forwards them: all
+ * but two of the buffers, so the receive engine always has one to arm.
+ * With all of them held, a member whose forwards wait for a child's link
+ * stops its own parent's link in turn, and members forwarding to each
+ * other in different groups (a root's child may have a smaller id) stopped
+ * each other's links until the fabric's 50 ms blocking time-out (8 roots
+ * on 16 nodes, seed 2). A packet beyond the limit is dropped and comes
+ * again. (Half of the buffers was enough too, but made a lone 64 KB
+ * multicast on 16 nodes 1.8 times slower: drops and retransmissions.) */
+#define MC_FWD_HOLD (NC_FW_RX_BUFS - 2)
 
 /* G_CLOSED: a member entry whose port closed. It still acknowledges the
  * packets its port took (the root may have lost the last ACK while the
@@ -127,6 +137,7 @@ struct mcfwd {
     uint32_t serial, mask;
 };
 static struct mcfwd mc_fwds[MC_FWDS];
+static uint32_t fwds_held;      /* mc_fwds in use */
 static uint8_t fwd_mem[MC_FWDS][8u + NC_PKT_HDR] __attribute__((aligned(8)));
 
 struct mcack { struct mcp_xpkt x; uint8_t used; };
@@ -473,6 +484,7 @@ static void fwd_unref(struct mcfwd *f)
         return;
     mcp_rx_release(f->b);
     f->used = 0;
+    fwds_held--;
 }
 
 static void fwd_to_next_child(struct mcfwd *f)
@@ -549,8 +561,9 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
             break;
         }
     if (!f)
-        return false;   /* cannot happen: one per rx buffer */
+        return false;   /* cannot happen: member_data keeps fwds_held < MC_FWD_HOLD */
     f->used = 1;
+    fwds_held++;
     f->refs = (uint8_t)(1 + store);
     f->g = (uint16_t)(g - mc_groups);
     f->b = b;
@@ -607,6 +620,8 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         return false;
 #endif
     }
+    if (inner && fwds_held >= MC_FWD_HOLD)
+        return false;   /* the parent sends it again */
     /* an inner member holds one message at a time (its receive buffer is
      * the retransmission copy until every child has it all); the root
      * starts the next one only then anyway */
