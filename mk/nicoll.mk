@@ -17,20 +17,21 @@ FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/
 # -O3 rather than -O2: 3-7% fewer instructions per barrier (mcp_profile).
 FW_CFLAGS := -O3 -mcmodel=small -Wall $(CONTRACT_INC) -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
 FW_LDFLAGS := -Wl,--mem-size,2M
-NCL_BAR_SRCS := host/lib/nc_barrier_spec.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
+NCL_BAR_SRCS := host/lib/nc_barrier_spec.c host/lib/nc_group.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
 NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c host/lib/nc_hmcast.c $(NCL_BAR_SRCS)
-NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h host/lib/nc_vfio.h $(CONTRACT_HDRS) \
+NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h host/lib/nc_vfio.h host/lib/nc_group.h $(CONTRACT_HDRS) \
                 ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
 NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include
 # Broken variants for the negative tests (never for real use).
 FW_BROKEN := no_retransmit no_send_timeout no_timeout_drain no_dup_ack no_crc no_port_rule barrec_not_cleared no_reject_on_open coll_unordered \
-             mc_early_release mc_no_retransmit mc_accept_any mc_forget_on_close
+             mc_early_release mc_no_retransmit mc_accept_any mc_forget_on_close \
+             mc_inner_no_retransmit mc_ack_on_accept mc_no_send_timeout
 
 # mcp_1m.img: the same firmware linked for 1 MB of SRAM (P-GM1 profiles'
 # LANai 4.x boards; the 2 MB link puts the stack inside their shared block)
 # mcp-lanai9.0.img: the same firmware for LANai 9.0/9.1 parts, linked with
 # lanai-ld's hazard pass (docs/lanai-isa.md, "Timing and hazards")
-FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(FW_DIR)/mcp_1m.img $(FW_DIR)/mcp-lanai9.0.img \
+FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(FW_DIR)/mcp_1m.img $(FW_DIR)/mcp-lanai9.0.img $(FW_DIR)/mcp_mcstore.img \
                    $(foreach v,$(FW_BROKEN),$(FW_DIR)/mcp_$(v).img)
 ALL_TARGETS += $(FIRMWARE_IMAGES) $(NCL_T)/host_nicoll.so $(NCL_T)/host_charge.so $(NCL_T)/host_bwait.so $(NCL_T)/test_nicoll \
                $(BUILD)/lib/libnicoll-emu.a
@@ -52,6 +53,13 @@ $(FW_DIR)/mcp_1m.img: $(FW_DEPS)
 $(FW_DIR)/mcp-lanai9.0.img: $(FW_DEPS)
 	@mkdir -p $(@D)
 	$(BIN)/lanai-cc $(FW_CFLAGS) -mcpu=lanai9.0 $(FW_UNIT) -o $(FW_DIR)/mcp-lanai9.0.elf \
+	    $(FW_LDFLAGS),--image,$@
+
+# multicast's other order at inner members (store to the host, then
+# forward): built to measure it against the default (docs/multicast.md)
+$(FW_DIR)/mcp_mcstore.img: $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(FW_CFLAGS) -DNC_MC_STORE_FIRST $(FW_UNIT) -o $(FW_DIR)/mcp_mcstore.elf \
 	    $(FW_LDFLAGS),--image,$@
 
 $(FW_DIR)/mcp_%.img: $(FW_DEPS)

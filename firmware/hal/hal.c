@@ -23,6 +23,23 @@ void hal_tx(const uint8_t *hdr, uint32_t route_len, const uint8_t *end)
     HAL_REG(L9_SMLT) = (uint32_t)(uintptr_t)end;
 }
 
+void hal_tx_gather(const uint8_t *hdr, uint32_t route_len, uint32_t hdr_len,
+                   const uint8_t *payload, uint32_t len)
+{
+    uint32_t start = (uint32_t)(uintptr_t)hdr - route_len, p = (uint32_t)(uintptr_t)payload;
+
+    HAL_REG(L9_SMP) = start & ~7u;
+    HAL_REG(L9_SA) = start & 7u;
+    HAL_REG(L9_SML) = (uint32_t)(uintptr_t)hdr + hdr_len;     /* more follows */
+    /* the header piece is a few dozen bytes: a short wait, and the
+     * engine's rule (docs/lanai9-nic.md: SEND, then the next piece) */
+    while (!(hal_isr() & L9_ISR_SEND))
+        ;
+    HAL_REG(L9_SMP) = p & ~7u;
+    HAL_REG(L9_SA) = p & 7u;
+    HAL_REG(L9_SMLT) = p + len;
+}
+
 void hal_dma_start(volatile struct hal_dma_desc *d, bool to_lanai, uint32_t lar,
                    uint32_t eah, uint32_t eal, uint32_t len)
 {

@@ -28,6 +28,13 @@ void hal_rx_done(void);
  * 8-byte aligned, the route bytes right-aligned before it) and ends at
  * 'end'. Only when ISR.SEND is set. */
 void hal_tx(const uint8_t *hdr, uint32_t route_len, const uint8_t *end);
+/* The same packet in two pieces: the route and header (route_len bytes
+ * before hdr .. hdr + hdr_len), then len payload bytes at payload,
+ * anywhere in SRAM (a received packet forwarded from its rx buffer). The
+ * engine takes the second piece once it reports SEND again after the
+ * first; only when ISR.SEND is set. */
+void hal_tx_gather(const uint8_t *hdr, uint32_t route_len, uint32_t hdr_len,
+                   const uint8_t *payload, uint32_t len);
 
 /* Host-DMA: one chain per engine at a time. A descriptor is 24 bytes,
  * 8-byte aligned, in SRAM. hal_dma_done() is a load-only check: the engine

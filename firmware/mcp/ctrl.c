@@ -126,7 +126,10 @@ static __attribute__((noinline)) bool xmit_one(void)
             continue;
         }
         x_wire = x;
-        hal_tx(x->hdr, rl, x->hdr + NC_PKT_HDR + x->len);
+        if (x->payload)
+            hal_tx_gather(x->hdr, rl, NC_PKT_HDR, x->payload, x->len);
+        else
+            hal_tx(x->hdr, rl, x->hdr + NC_PKT_HDR + x->len);
         return true;
     }
     return false;

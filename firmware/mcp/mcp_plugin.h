@@ -82,11 +82,15 @@ bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void
  * before the connections' packets, and calls done(x) once the send engine
  * has finished with it (not an acknowledgement): done may rewrite the
  * header and dst and queue the same packet again (seed 000 section 5.1's
- * multisend). A node without a route drops it (done is still called). */
+ * multisend). A node without a route drops it (done is still called).
+ * With payload set, the len payload bytes are sent from there instead of
+ * after the header (a forwarded packet's payload in its rx buffer: no
+ * copy; hal_tx_gather). */
 struct mcp_xpkt {
     struct mcp_xpkt *next;          /* the core's */
     uint8_t *hdr;
     uint32_t len, dst;
+    const uint8_t *payload;         /* NULL: after the header */
     void (*done)(struct mcp_xpkt *x);
 };
 void mcp_xmit(struct mcp_xpkt *x);
@@ -96,6 +100,12 @@ void mcp_xmit(struct mcp_xpkt *x);
  * (port_event) reach the host after the payload (one FIFO). */
 void mcp_store(uint32_t port, uint32_t gen, uint16_t b, const void *from, uint32_t hi,
                uint32_t lo, uint32_t len);
+/* mcp_store, but b stays held: done(port, gen, arg, true, ok) runs once
+ * the payload is in host memory (or dropped: generation changed), and the
+ * collective gives b back itself (mcp_rx_release) once it is done with it
+ * too (a packet stored and forwarded from the same buffer). */
+void mcp_store_cb(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg,
+                  const void *from, uint32_t hi, uint32_t lo, uint32_t len);
 /* Give back an rx buffer a raw callback kept. */
 void mcp_rx_release(uint16_t b);
 /* Have the collectives' timer callbacks run from the next period on. */

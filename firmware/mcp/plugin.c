@@ -141,6 +141,24 @@ bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void
     return dma_queue(true, &r);
 }
 
+void mcp_store_cb(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg,
+                  const void *from, uint32_t hi, uint32_t lo, uint32_t len)
+{
+    struct dma_req *r = dma_slot(false);    /* sized never to be full: one per rx buffer */
+
+    r->done = done;
+    r->port = (uint8_t)port;
+    r->last = 1;
+    r->checkgen = 1;
+    r->arg = arg;
+    r->gen = gen;
+    r->lar = (uint32_t)(uintptr_t)from;
+    r->eah = hi;
+    r->eal = lo;
+    r->len = len;
+    dma_push(false);
+}
+
 /* Set by mcp_timer_need, cleared when no timer callback wants more: the
  * timer tick of ordinary traffic then costs one load for the collectives
  * (walking them every tick cost R7's barriers 40-60 instructions each). */

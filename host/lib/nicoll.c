@@ -12,6 +12,7 @@
 #include "nicoll/nc_abi.h"
 #include "nc_backend.h"
 #include "nicoll.h"
+#include "nc_group.h"
 #include "nicoll/shared_block.h"
 #include "nicoll/nc_endian.h"
 
@@ -93,6 +94,7 @@ static int from_status(uint32_t st)
 }
 
 unsigned nc_node_id(const nc_port *p) { return p->node; }
+unsigned nc_port_id(const nc_port *p) { return p->id; }
 unsigned nc_node_count(const nc_port *p) { return p->nodes; }
 unsigned nc_send_tokens(const nc_port *p) { return NC_ABI_SEND_TOKENS - p->nsend; }
 unsigned nc_recv_tokens(const nc_port *p) { return NC_ABI_RECV_TOKENS - p->nrecv; }
@@ -638,6 +640,32 @@ int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_memb
         w[5] = i;
         w[6] = NC_MC_MEMBER(dests[i].node, dests[i].port);
         w[7] = i + 1 < n ? NC_MC_MEMBER(dests[i + 1].node, dests[i + 1].port) : 0;
+        if ((rc = command(p, w)) != NC_OK)
+            return rc;
+    }
+    return NC_OK;
+}
+
+int nc_group_write(nc_port *p, uint32_t group, const nc_member *parent,
+                   const nc_member *children, unsigned nch)
+{
+    uint32_t w[NC_CMD_WORDS] = { NC_CMD_MCAST, NC_MC_OP_SET, group };
+    int rc;
+
+    if (!p || !group || nch > NC_GROUP_MAX_CHILDREN || (!parent && !nch) ||
+        (parent && !member_ok(p, *parent)))
+        return NC_EINVAL;
+    w[3] = parent ? NC_MC_MEMBER(parent->node, parent->port) : NC_MC_ROOT;
+    w[4] = nch;
+    /* two children a command; a leaf's entry is one command */
+    for (unsigned i = 0; i == 0 || i < nch; i += 2) {
+        w[5] = i;
+        w[6] = i < nch ? NC_MC_MEMBER(children[i].node, children[i].port) : 0;
+        w[7] = i + 1 < nch ? NC_MC_MEMBER(children[i + 1].node, children[i + 1].port) : 0;
+        if (i < nch && !member_ok(p, children[i]))
+            return NC_EINVAL;
+        if (i + 1 < nch && !member_ok(p, children[i + 1]))
+            return NC_EINVAL;
         if ((rc = command(p, w)) != NC_OK)
             return rc;
     }

@@ -83,6 +83,7 @@ int nc_close(nc_port *p);
 int nc_on_close(nc_port *p, void (*fn)(nc_port *p, void *arg), void *arg);
 
 unsigned nc_node_id(const nc_port *p);
+unsigned nc_port_id(const nc_port *p);     /* the port number it was opened with */
 unsigned nc_node_count(const nc_port *p);
 
 /* DMA-able memory (not registered yet); lives as long as the process. */
@@ -232,6 +233,44 @@ unsigned nc_barrier_counter(const nc_port *p, enum nc_barrier_counter which);
 #define NC_GROUP_MAX_DESTS 32u
 int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_member *dests,
                        unsigned n);
+/* Trees (host/lib/nc_group.c; docs/multicast.md "Trees"). Every kind is
+ * built on the ID order of seed 000 section 5.4 (the root first, then the
+ * other members by increasing (node, port)): a child's id is greater than
+ * its parent's unless the parent is the root, so concurrent multicasts
+ * from different roots cannot deadlock on receive tokens.
+ *   NC_TREE_POSTAL     latency-optimal (Bar-Noy/Kipnis) for the ratio lambda
+ *                      (1 .. 64); lambda 0, derived from the profile, is not
+ *                      done yet: NC_EINVAL
+ *   NC_TREE_BINOMIAL   binomial (ref/tree nc_binomial_tree)
+ *   NC_TREE_KBINOMIAL  k-binomial, k >= 1 (seed 001; k large: binomial)
+ *   NC_TREE_FLAT       every member a child of the root (multisend)
+ *   NC_TREE_LIST       parent[i]: the index of member i's parent, -1 for the
+ *                      root; refused (NC_EINVAL) unless it is a tree that
+ *                      keeps the ID-ordered rule
+ *   NC_TREE_LIST_UNORDERED  the same without the ID-ordered rule: only for
+ *                      showing the deadlock it prevents (tests/mcast)
+ * A member may have at most NC_GROUP_MAX_CHILDREN children (NC_EINVAL). */
+typedef enum nc_tree_kind { NC_TREE_POSTAL, NC_TREE_BINOMIAL, NC_TREE_KBINOMIAL,
+                            NC_TREE_FLAT, NC_TREE_LIST, NC_TREE_LIST_UNORDERED } nc_tree_kind;
+typedef struct nc_tree_spec {
+    nc_tree_kind kind;
+    unsigned k;          /* NC_TREE_KBINOMIAL: k >= 1 */
+    unsigned lambda;     /* NC_TREE_POSTAL: the fan-out ratio; 0 = derived from the profile */
+    const int *parent;   /* NC_TREE_LIST: parent index per member, -1 for the root */
+} nc_tree_spec;
+#define NC_GROUP_MAX_MEMBERS  1024u
+#define NC_GROUP_MAX_CHILDREN 32u
+/* Every member calls it with the same arguments; members[root] is the
+ * root. Members distinct, 2 .. NC_GROUP_MAX_MEMBERS of them; the caller
+ * must be one (else NC_EINVAL). Writes this member's parent and children
+ * into its NIC; the group may be used once every member has done so (as
+ * with nc_group_multisend). */
+int nc_group_create(nc_port *p, uint32_t group, const nc_member *members, unsigned n,
+                    unsigned root, const nc_tree_spec *tree);
+/* The tree nc_group_create builds, without a NIC: parent[i] = the index of
+ * member i's parent, -1 for the root. NC_OK, NC_EINVAL, NC_ENOMEM. */
+int nc_group_tree(const nc_member *members, unsigned n, unsigned root,
+                  const nc_tree_spec *tree, int *parent);
 /* Drop this NIC's entry of the group (NC_EBUSY as an error event while
  * a multicast of it is under way). */
 int nc_group_destroy(nc_port *p, uint32_t group);

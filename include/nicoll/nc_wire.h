@@ -33,10 +33,13 @@
 
 /* Multicast packets (firmware/coll/mcast.c, docs/multicast.md): not in any
  * connection's sequence. seq is the group's own sequence number (the
- * root's per-group send sequence), pad2[0] the group id. MC_DATA goes from
- * the root (src_port) to a member's port (dst_port) with one packet of a
- * message (msg_len, offset, len); MC_ACK from a member to the root says
- * that every group packet up to seq arrived. */
+ * root's per-group send sequence, the same at every node of the tree),
+ * pad2[0] the group id. MC_DATA goes from a parent (src_port: the root or
+ * an inner member forwarding it) to a child's port (dst_port) with one
+ * packet of a message (msg_len, offset, len), pad2[1] the root
+ * (NC_MC_MEMBER); MC_ACK from a child to its parent says that it and its
+ * whole subtree hold every group packet up to seq, pad2[1] 1 when a member
+ * at or below it was given up (the send time-out) or left. */
 #define NC_PT_MC_DATA    0x0A18u
 #define NC_PT_MC_ACK     0x0A19u
 

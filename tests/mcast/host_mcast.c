@@ -17,6 +17,42 @@
  *       the group's id, and that nothing more comes afterwards.
  *       Prints "ms root done sent=N failures=F" or
  *       "ms member done got=N failures=F".
+ *   tree SEED KIND NMSG MAXLEN OUTSTANDING [dead]
+ *       the same over a tree of every node's port 0 (root node 0) built by
+ *       nc_group_create: KIND binomial, kbin:K, postal:LAMBDA, flat, or
+ *       heap:D (an NC_TREE_LIST tree, parent (i-1)/D). Inner members forward
+ *       at their NICs. With "dead", the highest-numbered leaf whose parent
+ *       is not the root never opens its port (a member gone for good),
+ *       every member's send time-out is DEAD_TIMEOUT_US, and the root must
+ *       see every send complete with NC_ETIMEDOUT (that member never has
+ *       it) while the others still get everything. Prints the tree first.
+ *       With "lat" instead: every message is MAXLEN bytes, one at a time
+ *       (OUTSTANDING ignored), and the root prints the mean time from
+ *       nc_mcast to its SENT event (every member holds the message):
+ *       "lat KIND size=S msgs=N mean_ns=T" (a quick comparison of firmware
+ *       variants; the benchmarks are host/bench's).
+ *   conc SEED NROOTS KIND NMSG MAXLEN [cyclic]
+ *       concurrent multicasts from different roots on the same NICs: node
+ *       r < NROOTS is the root of group GROUP+r over every node's port 0
+ *       (KIND as for tree), each node gives its port ONE receive buffer at
+ *       a time (given again after each message), and every root sends NMSG
+ *       messages one after another while it receives the others'. Every
+ *       node checks every group's messages (once, in order, intact) and
+ *       prints "conc done sent=N got=M failures=F". With "cyclic" (4 nodes,
+ *       2 roots): groups whose trees cross (group 0: 1<-0, 2<-1, 3<-0;
+ *       group 1: 2<-3, 1<-2, 0<-3: node 1 below node 2, against the ID
+ *       order) and a send time-out of CYCLIC_TIMEOUT_US; the root's SENT
+ *       status is accepted as it comes and printed, a member's missing
+ *       message ends it ("conc stuck group G k K").
+ *   api SEED
+ *       (node 0 only) nc_group_tree without a NIC: every kind over 2..200
+ *       members in a seeded order keeps the ID-ordered rule, is a tree
+ *       (every member reaches the root) and gives no member more than
+ *       NC_GROUP_MAX_CHILDREN children; a list breaking the rule, a cycle,
+ *       two roots, postal with lambda 0 and a flat tree over 40 members are
+ *       refused with NC_EINVAL; the unordered list kind takes the list the
+ *       ordered one refused, and the checker above finds its violation
+ *       (the check shown failing). Prints "api done failures=F".
  *   perm SEED
  *       node 0's port 0 creates a group; port 1 of the same NIC tries to
  *       multicast on it, to set it and to destroy it: each refused with
@@ -37,9 +73,14 @@
 #define LINGER_NS 2000000ull        /* after the last message: nothing more may come */
 #define RECV_BUFS 8u
 #define MAX_OUT 8u
+#define DEAD_TIMEOUT_US 2000u       /* the send time-out of the dead-member runs */
+#define CYCLIC_TIMEOUT_US 20000u    /* ... and of the cyclic-tree run */
+#define MAX_ROOTS 8u
 
 static unsigned me, nn;
 static int failures;
+static int dead = -1;
+static long fixed_len = -1;         /* tree ... lat: every message this long */               /* tree ... dead: the member that never opens its port */
 static uint64_t seed;
 
 #define FAIL(...) (nc_host_printf("FAIL " __VA_ARGS__), failures++)
@@ -60,7 +101,11 @@ static size_t size_of(unsigned k, size_t maxlen)
     static const size_t edge[] = { 0, 1, 4, 12, 100, 1024, 4095, 4096, 4097, 8192, 16384,
                                    32768, 65535, 65536 };
     uint64_t r = rnd(k);
-    size_t len = r & 1 ? edge[(r >> 1) % (sizeof edge / sizeof edge[0])] : (r >> 8) % (maxlen + 1);
+    size_t len;
+
+    if (fixed_len >= 0)
+        return (size_t)fixed_len;
+    len = r & 1 ? edge[(r >> 1) % (sizeof edge / sizeof edge[0])] : (r >> 8) % (maxlen + 1);
 
     return len > maxlen ? maxlen : len;
 }
@@ -85,6 +130,7 @@ static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
 {
     uint8_t *buf[MAX_OUT];
     unsigned next = 0, done = 0, inflight = 0;
+    uint64_t t0 = 0, total = 0;
     int slot_of[MAX_OUT];
     nc_event ev;
 
@@ -107,26 +153,34 @@ static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
             }
             slot_of[s] = (int)next++;
             inflight++;
+            t0 = nc_host_now_ns();
         }
         if (wait_event(p, &ev, DEADLINE_NS) != NC_OK) {
             FAIL("root: no completion within %llu ns (%u of %u done)\n", DEADLINE_NS, done, nmsg);
             break;
         }
-        if (ev.type != NC_EVENT_SENT || ev.group != GROUP || ev.status != NC_OK) {
-            FAIL("root: event type %d group %#x status %s\n", ev.type, ev.group,
-                 nc_strerror(ev.status));
-            continue;
+        if (ev.type != NC_EVENT_SENT || ev.group != GROUP ||
+            ev.status != (dead >= 0 ? NC_ETIMEDOUT : NC_OK)) {
+            /* with a dead member, NC_OK would claim it has the message */
+            FAIL("root: event type %d group %#x status %s (message %d)\n", ev.type, ev.group,
+                 nc_strerror(ev.status), ev.type == NC_EVENT_SENT ? *(int *)ev.ctx : -1);
+            if (ev.type != NC_EVENT_SENT)
+                continue;
         }
         /* the buffer is the host's again: overwrite it */
         int *slot = ev.ctx;
         unsigned s = (unsigned)(slot - slot_of);
 
+        total += nc_host_now_ns() - t0;
         nc_host_printf("ms sent k=%d len=%zu\n", *slot, ev.len);
         memset(buf[s], 0xA5, maxlen ? maxlen : 1);
         *slot = -1;
         inflight--;
         done++;
     }
+    if (fixed_len >= 0 && done)
+        nc_host_printf("lat size=%ld msgs=%u mean_ns=%llu\n", fixed_len, done,
+                       (unsigned long long)(total / done));
     nc_host_printf("ms root done sent=%u failures=%d\n", done, failures);
     return failures != 0;
 }
@@ -173,6 +227,106 @@ static int member(nc_port *p, unsigned nmsg, size_t maxlen)
     return failures != 0;
 }
 
+/* KIND of the tree mode into spec (parent: room for nn entries). */
+static bool tree_spec(const char *kind, nc_tree_spec *spec, int *parent)
+{
+    unsigned v = 0;
+    const char *colon = strchr(kind, ':');
+
+    if (colon)
+        v = (unsigned)atoi(colon + 1);
+    *spec = (nc_tree_spec){ NC_TREE_BINOMIAL, 0, 0, NULL };
+    if (!strcmp(kind, "binomial"))
+        return true;
+    if (!strcmp(kind, "flat"))
+        return spec->kind = NC_TREE_FLAT, true;
+    if (!strncmp(kind, "kbin:", 5))
+        return spec->kind = NC_TREE_KBINOMIAL, spec->k = v, true;
+    if (!strncmp(kind, "postal:", 7))
+        return spec->kind = NC_TREE_POSTAL, spec->lambda = v, true;
+    if (!strncmp(kind, "heap:", 5) && v) {
+        for (unsigned i = 0; i < nn; i++)
+            parent[i] = i ? (int)((i - 1) / v) : -1;
+        spec->kind = NC_TREE_LIST;
+        spec->parent = parent;
+        return true;
+    }
+    return false;
+}
+
+static int tree(int argc, char **argv)
+{
+    const char *kind = argc > 3 ? argv[3] : "binomial";
+    unsigned nmsg = argc > 4 ? (unsigned)atoi(argv[4]) : 20;
+    size_t maxlen = argc > 5 ? strtoul(argv[5], NULL, 0) : 65536;
+    unsigned out = argc > 6 ? (unsigned)atoi(argv[6]) : 4;
+    bool with_dead = argc > 7 && !strcmp(argv[7], "dead");
+
+    if (argc > 7 && !strcmp(argv[7], "lat")) {
+        fixed_len = (long)maxlen;
+        out = 1;
+    }
+    static nc_member members[NC_GROUP_MAX_MEMBERS];
+    static int list[NC_GROUP_MAX_MEMBERS], parent[NC_GROUP_MAX_MEMBERS];
+    nc_tree_spec spec;
+    nc_port *p;
+    int rc;
+
+    if (nn < 2 || nn > NC_GROUP_MAX_MEMBERS || maxlen > 65536 || !out || out > MAX_OUT ||
+        !tree_spec(kind, &spec, list)) {
+        nc_host_printf("FAIL tree: bad arguments (nodes %u, kind %s, maxlen %zu, outstanding %u)\n",
+                       nn, kind, maxlen, out);
+        return 2;
+    }
+    for (unsigned i = 0; i < nn; i++)
+        members[i] = (nc_member){ (uint16_t)i, 0 };
+    if ((rc = nc_group_tree(members, nn, 0, &spec, parent)) != NC_OK) {
+        nc_host_printf("FAIL tree %s over %u nodes: %s\n", kind, nn, nc_strerror(rc));
+        return 2;
+    }
+    if (me == 0) {
+        char line[64];
+        int at = 0;
+
+        for (unsigned i = 1; i < nn; i++) {
+            at += snprintf(line + at, sizeof line - (size_t)at, " %u<-%d", i, parent[i]);
+            if (at > 48 || i == nn - 1) {
+                nc_host_printf("tree %s:%s\n", kind, line);
+                at = 0;
+            }
+        }
+    }
+    if (with_dead) {
+        for (unsigned i = nn - 1; i > 0 && dead < 0; i--) {
+            bool leaf = true;
+
+            for (unsigned j = 1; j < nn; j++)
+                leaf = leaf && parent[j] != (int)i;
+            if (leaf && parent[i] != 0)
+                dead = (int)i;
+        }
+        if (dead < 0) {
+            nc_host_printf("FAIL tree %s: no leaf below an inner member to kill\n", kind);
+            return 2;
+        }
+        if (me == 0)
+            nc_host_printf("dead member: node %d (parent %d), send time-out %u us\n", dead,
+                           parent[dead], DEAD_TIMEOUT_US);
+        if ((int)me == dead) {
+            nc_host_printf("ms member done got=dead failures=0\n");
+            return 0;       /* never opens its port */
+        }
+    }
+    p = open_port(0);
+    if (with_dead && (rc = nc_set_send_timeout(p, DEAD_TIMEOUT_US)) != NC_OK)
+        FAIL("nc_set_send_timeout: %s\n", nc_strerror(rc));
+    if ((rc = nc_group_create(p, GROUP, members, nn, 0, &spec)) != NC_OK)
+        FAIL("nc_group_create: %s\n", nc_strerror(rc));
+    rc = me == 0 ? root(p, nmsg, maxlen, out) : member(p, nmsg, maxlen);
+    nc_close(p);
+    return rc;
+}
+
 static int ms(int argc, char **argv)
 {
     unsigned nmsg = argc > 3 ? (unsigned)atoi(argv[3]) : 20;
@@ -191,6 +345,221 @@ static int ms(int argc, char **argv)
     rc = me == 0 ? root(p, nmsg, maxlen, out) : member(p, nmsg, maxlen);
     nc_close(p);
     return rc;
+}
+
+static int conc(int argc, char **argv)
+{
+    unsigned nroots = argc > 3 ? (unsigned)atoi(argv[3]) : 2;
+    const char *kind = argc > 4 ? argv[4] : "binomial";
+    unsigned nmsg = argc > 5 ? (unsigned)atoi(argv[5]) : 20;
+    size_t maxlen = argc > 6 ? strtoul(argv[6], NULL, 0) : 4096;
+    bool cyclic = argc > 7 && !strcmp(argv[7], "cyclic");
+    static nc_member members[NC_GROUP_MAX_MEMBERS];
+    static int list[MAX_ROOTS][NC_GROUP_MAX_MEMBERS];
+    unsigned got[MAX_ROOTS] = { 0 }, sent = 0, want = 0, total = 0, timedout = 0;
+    uint8_t *rbuf, *sbuf = NULL;
+    nc_event ev;
+    nc_port *p;
+    int rc;
+
+    if (nn < 2 || nroots < 1 || nroots > MAX_ROOTS || nroots > nn || maxlen > 65536 ||
+        (cyclic && (nn != 4 || nroots != 2))) {
+        nc_host_printf("FAIL conc: bad arguments (nodes %u, roots %u, maxlen %zu%s)\n", nn,
+                       nroots, maxlen, cyclic ? ", cyclic needs 4 nodes and 2 roots" : "");
+        return 2;
+    }
+    for (unsigned i = 0; i < nn; i++)
+        members[i] = (nc_member){ (uint16_t)i, 0 };
+    p = open_port(0);
+    if (cyclic && (rc = nc_set_send_timeout(p, CYCLIC_TIMEOUT_US)) != NC_OK)
+        FAIL("nc_set_send_timeout: %s\n", nc_strerror(rc));
+    for (unsigned r = 0; r < nroots; r++) {
+        nc_tree_spec spec;
+        static const int cyc[2][4] = { { -1, 0, 1, 0 }, { 3, 2, 3, -1 } };
+
+        if (cyclic) {
+            for (unsigned i = 0; i < 4; i++)
+                list[r][i] = cyc[r][i];
+            spec = (nc_tree_spec){ NC_TREE_LIST_UNORDERED, 0, 0, list[r] };
+        } else if (!tree_spec(kind, &spec, list[r])) {
+            FAIL("conc: bad kind %s\n", kind);
+            return 2;
+        }
+        /* group r's root: node r (node 3 for the cyclic run's group 1) */
+        if ((rc = nc_group_create(p, GROUP + r, members, nn, cyclic && r ? 3 : r, &spec)) != NC_OK)
+            FAIL("nc_group_create %u: %s\n", r, nc_strerror(rc));
+    }
+    int myroot = -1;
+
+    for (unsigned r = 0; r < nroots; r++)
+        if ((cyclic && r ? 3u : r) == me)
+            myroot = (int)r;
+    for (unsigned r = 0; r < nroots; r++)
+        if ((int)r != myroot)
+            want += nmsg;
+    rbuf = region(p, maxlen ? maxlen : 1);
+    if (myroot >= 0)
+        sbuf = region(p, maxlen ? maxlen : 1);
+    if ((rc = nc_provide_recv(p, rbuf, maxlen, NULL)) != NC_OK)
+        FAIL("nc_provide_recv: %s\n", nc_strerror(rc));
+    if (myroot >= 0) {
+        pat_fill(sbuf, size_of(0, maxlen), (uint32_t)seed, (uint32_t)myroot, 0);
+        if ((rc = nc_mcast(p, GROUP + (uint32_t)myroot, sbuf, size_of(0, maxlen), NULL)) != NC_OK)
+            FAIL("nc_mcast: %s\n", nc_strerror(rc));
+    }
+    while (!failures && (total < want || (myroot >= 0 && sent < nmsg))) {
+        if (wait_event(p, &ev, DEADLINE_NS) != NC_OK) {
+            for (unsigned r = 0; r < nroots; r++)
+                if ((int)r != myroot && got[r] < nmsg)
+                    nc_host_printf("conc stuck group %u k %u\n", r, got[r]);
+            FAIL("conc: nothing came for %llu ns (sent %u, got %u of %u)\n", DEADLINE_NS, sent,
+                 total, want);
+            break;
+        }
+        if (ev.type == NC_EVENT_SENT && myroot >= 0 && ev.group == GROUP + (uint32_t)myroot) {
+            if (ev.status != NC_OK) {
+                nc_host_printf("conc root %d: message %u status %s\n", myroot, sent,
+                               nc_strerror(ev.status));
+                timedout += ev.status == NC_ETIMEDOUT;
+                if (!cyclic)
+                    FAIL("conc: SENT status %s\n", nc_strerror(ev.status));
+            }
+            if (++sent < nmsg) {
+                size_t len = size_of(sent, maxlen);
+
+                pat_fill(sbuf, len, (uint32_t)seed, (uint32_t)myroot, sent);
+                if ((rc = nc_mcast(p, GROUP + (uint32_t)myroot, sbuf, len, NULL)) != NC_OK)
+                    FAIL("nc_mcast: %s\n", nc_strerror(rc));
+            }
+            continue;
+        }
+        unsigned r = ev.group - GROUP;
+
+        if (ev.type != NC_EVENT_RECV || r >= nroots || (int)r == myroot || ev.status != NC_OK ||
+            ev.len != size_of(got[r], maxlen) ||
+            pat_check(ev.buf, ev.len, (uint32_t)seed, r, got[r])) {
+            FAIL("conc: event type %d group %#x status %s len %zu (group %u message %u)\n",
+                 ev.type, ev.group, nc_strerror(ev.status), ev.len, r, r < nroots ? got[r] : 0);
+            continue;
+        }
+        got[r]++;
+        total++;
+        if ((rc = nc_provide_recv(p, rbuf, maxlen, NULL)) != NC_OK)
+            FAIL("nc_provide_recv: %s\n", nc_strerror(rc));
+    }
+    nc_host_printf("conc done sent=%u got=%u timedout=%u failures=%d\n", sent, total, timedout,
+                   failures);
+    nc_close(p);
+    return failures != 0;
+}
+
+/* The ID-ordered rule and tree shape of parent[] over members: 0 if kept,
+ * else 1 (and why, when loud). */
+static int tree_broken(const nc_member *m, unsigned n, unsigned root, const int *parent,
+                       bool loud)
+{
+    static unsigned deg[NC_GROUP_MAX_MEMBERS];
+
+    memset(deg, 0, sizeof deg);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned steps = 0;
+        int q = parent[i];
+
+        if ((i == root) != (q == -1))
+            return loud ? nc_host_printf("member %u: parent %d (root %u)\n", i, q, root), 1 : 1;
+        if (q >= 0 && (unsigned)q != root &&
+            (m[i].node << 8 | m[i].port) < (m[q].node << 8 | m[q].port))
+            return loud ? nc_host_printf("member %u (node %u) below %d (node %u): not ID-ordered\n",
+                                         i, m[i].node, q, m[q].node), 1 : 1;
+        if (q >= 0 && ++deg[q] > NC_GROUP_MAX_CHILDREN)
+            return loud ? nc_host_printf("member %d: too many children\n", q), 1 : 1;
+        for (q = (int)i; q != -1; q = parent[q])
+            if (++steps > n)
+                return loud ? nc_host_printf("member %u: does not reach the root\n", i), 1 : 1;
+    }
+    return 0;
+}
+
+static int api(void)
+{
+    static nc_member m[NC_GROUP_MAX_MEMBERS];
+    static int parent[NC_GROUP_MAX_MEMBERS], list[NC_GROUP_MAX_MEMBERS];
+    const nc_tree_spec kinds[] = {
+        { NC_TREE_BINOMIAL, 0, 0, NULL }, { NC_TREE_KBINOMIAL, 1, 0, NULL },
+        { NC_TREE_KBINOMIAL, 2, 0, NULL }, { NC_TREE_KBINOMIAL, 3, 0, NULL },
+        { NC_TREE_POSTAL, 0, 1, NULL }, { NC_TREE_POSTAL, 0, 2, NULL },
+        { NC_TREE_POSTAL, 0, 5, NULL },
+    };
+    unsigned checked = 0;
+
+    if (me != 0)
+        return 0;
+    for (unsigned n = 2; n <= 200; n += n < 20 ? 1 : 17) {
+        /* a seeded member list: distinct nodes in a shuffled order, the
+         * root anywhere */
+        unsigned root = (unsigned)(rnd(n) % n);
+
+        for (unsigned i = 0; i < n; i++)
+            m[i] = (nc_member){ (uint16_t)(i * 3 + 1), (uint8_t)(i % 2) };
+        for (unsigned i = n - 1; i > 0; i--) {
+            unsigned j = (unsigned)(rnd(n * 1000 + i) % (i + 1));
+            nc_member t = m[i];
+
+            m[i] = m[j], m[j] = t;
+        }
+        for (unsigned k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            int rc = nc_group_tree(m, n, root, &kinds[k], parent);
+
+            if (rc != NC_OK) {
+                FAIL("api: kind %d k %u lambda %u over %u members: %s\n", kinds[k].kind,
+                     kinds[k].k, kinds[k].lambda, n, nc_strerror(rc));
+                continue;
+            }
+            if (tree_broken(m, n, root, parent, true))
+                FAIL("api: kind %d k %u lambda %u over %u members, root %u: broken tree\n",
+                     kinds[k].kind, kinds[k].k, kinds[k].lambda, n, root);
+            checked++;
+        }
+    }
+    /* members 0..5 on nodes 0..5, root 0: a chain 0-1-2-3-4-5 is ordered;
+     * 0-1-3-2 (2 below 3) is not */
+    for (unsigned i = 0; i < 6; i++) {
+        m[i] = (nc_member){ (uint16_t)i, 0 };
+        list[i] = (int)i - 1;
+    }
+    nc_tree_spec l = { NC_TREE_LIST, 0, 0, list };
+    if (nc_group_tree(m, 6, 0, &l, parent) != NC_OK || tree_broken(m, 6, 0, parent, true))
+        FAIL("api: an ordered chain was refused or broken\n");
+    list[2] = 3, list[3] = 1;
+    if (nc_group_tree(m, 6, 0, &l, parent) != NC_EINVAL)
+        FAIL("api: a list that breaks the ID order was not refused\n");
+    l.kind = NC_TREE_LIST_UNORDERED;
+    if (nc_group_tree(m, 6, 0, &l, parent) != NC_OK)
+        FAIL("api: the unordered kind refused an unordered tree\n");
+    else if (!tree_broken(m, 6, 0, parent, false))
+        FAIL("api: the checker did not see the unordered tree's violation\n");
+    else
+        nc_host_printf("api: the checker finds the unordered tree's violation (negative control)\n");
+    list[1] = 2, list[2] = 1;   /* 1 and 2 each other's parent */
+    if (nc_group_tree(m, 6, 0, &l, parent) != NC_EINVAL)
+        FAIL("api: a cycle was not refused\n");
+    list[1] = 0, list[2] = -1;  /* two roots */
+    if (nc_group_tree(m, 6, 0, &l, parent) != NC_EINVAL)
+        FAIL("api: two roots were not refused\n");
+    nc_tree_spec bad[] = { { NC_TREE_POSTAL, 0, 0, NULL }, { NC_TREE_KBINOMIAL, 0, 0, NULL },
+                           { NC_TREE_FLAT, 0, 0, NULL }, { NC_TREE_LIST, 0, 0, NULL } };
+    for (unsigned i = 0; i < 40; i++)
+        m[i] = (nc_member){ (uint16_t)i, 0 };
+    for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        if (nc_group_tree(m, 40, 0, &bad[k], parent) != NC_EINVAL)
+            FAIL("api: bad spec %u (postal lambda 0, k 0, flat over 40, list without parents) "
+                 "not refused\n", k);
+    m[7] = m[3];
+    if (nc_group_tree(m, 10, 0, &kinds[0], parent) != NC_EINVAL)
+        FAIL("api: a member twice was not refused\n");
+    nc_host_printf("api: %u trees checked\n", checked);
+    nc_host_printf("api done failures=%d\n", failures);
+    return failures != 0;
 }
 
 /* The next event of p that is an error or a send's completion. */
@@ -255,6 +624,12 @@ int main(int argc, char **argv)
         return ms(argc, argv);
     if (!strcmp(mode, "perm"))
         return perm();
+    if (!strcmp(mode, "tree"))
+        return tree(argc, argv);
+    if (!strcmp(mode, "api"))
+        return api();
+    if (!strcmp(mode, "conc"))
+        return conc(argc, argv);
     nc_host_printf("FAIL unknown mode '%s'\n", mode);
     return 2;
 }
