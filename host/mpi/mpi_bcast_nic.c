@@ -11,7 +11,9 @@
  * they never disagree on the path, and the agreement also orders every
  * member's entry before the root's first multicast.
  *
- * The data go without a header: the group names the communicator and the
+ * The group's tree is the setting MPI_NC_BCAST_TREE (default postal with
+ * lambda 4), built by libnicoll on the ID order; inner members' NICs
+ * forward each packet as it arrives. The data go without a header: the group names the communicator and the
  * root, and MPI's matching rule (same type signature on every member)
  * tells a member how many bytes to wait for. Longer than one receive slot
  * (MPI_NC_CHUNK) they go as several multicasts of the group, in order.
@@ -55,23 +57,22 @@ static uint32_t group_id(MPI_Comm c, int root)
 
 static bool group_fits(MPI_Comm c)
 {
-    /* a flat multisend reaches NC_GROUP_MAX_DESTS destinations */
     return c->ctx < (1u << CTX_BITS) && c->size <= (1 << ROOT_BITS) &&
-           (unsigned)c->size - 1 <= NC_GROUP_MAX_DESTS;
+           (unsigned)c->size <= NC_GROUP_MAX_MEMBERS;
 }
 
+/* The members in rank order, (node, port 0); the tree is the setting's
+ * (MPI_NC_BCAST_TREE), built by libnicoll on the ID order. */
 static int group_write(MPI_Comm c, int root)
 {
-    nc_member r = { (uint16_t)c->group->world[root], 0 };
-    nc_member *d = malloc(sizeof *d * (size_t)c->size);
-    unsigned n = 0;
+    nc_member *m = malloc(sizeof *m * (size_t)c->size);
     int rc;
 
     for (int i = 0; i < c->size; i++)
-        if (i != root)
-            d[n++] = (nc_member){ (uint16_t)c->group->world[i], 0 };
-    rc = nc_group_multisend(mpi_net_port(), group_id(c, root), r, d, n);
-    free(d);
+        m[i] = (nc_member){ (uint16_t)c->group->world[i], 0 };
+    rc = nc_group_create(mpi_net_port(), group_id(c, root), m, (unsigned)c->size,
+                         (unsigned)root, &mpi_state.bcast_tree);
+    free(m);
     return rc;
 }
 

@@ -18,6 +18,41 @@ struct mpi_state mpi_state = { .next_ctx = 4 };
  * passed must see time pass (the host reads a clock: a few tens of ns). */
 #define WTIME_COST_NS 25
 
+/* MPI_NC_BCAST_TREE: postal:L, binomial, kbinomial:K or flat. The default
+ * postal:4 is docs/mpi.md's measured choice. */
+static void parse_tree(const char *s)
+{
+    nc_tree_spec t = { .kind = NC_TREE_POSTAL, .lambda = 4 };
+    char *end;
+    unsigned long v = 0;
+
+    if (!s || !*s) {
+        mpi_state.bcast_tree = t;
+        return;
+    }
+    if (!strncmp(s, "postal:", 7) || !strncmp(s, "kbinomial:", 10)) {
+        const char *num = strchr(s, ':') + 1;
+        v = strtoul(num, &end, 10);
+        if (!*num || *end || v < 1 || v > 64)
+            goto bad;
+        t.kind = s[0] == 'p' ? NC_TREE_POSTAL : NC_TREE_KBINOMIAL;
+        t.lambda = s[0] == 'p' ? (unsigned)v : 0;
+        t.k = s[0] == 'k' ? (unsigned)v : 0;
+    } else if (!strcmp(s, "binomial")) {
+        t.kind = NC_TREE_BINOMIAL;
+    } else if (!strcmp(s, "flat")) {
+        t.kind = NC_TREE_FLAT;
+    } else {
+        goto bad;
+    }
+    mpi_state.bcast_tree = t;
+    return;
+bad:
+    nc_host_printf("libmpi: MPI_NC_BCAST_TREE='%s' is not postal:L, binomial, kbinomial:K "
+                   "(L, K in 1..64) or flat\n", s);
+    nc_host_exit(2);
+}
+
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     const char *s;
@@ -52,6 +87,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         nc_host_printf("libmpi: MPI_NC_BCAST='%s' is not 'host' or 'nic'\n", s);
         nc_host_exit(2);
     }
+    parse_tree(getenv("MPI_NC_BCAST_TREE"));
     mpi_state.debug = getenv("MPI_NC_DEBUG") && strcmp(getenv("MPI_NC_DEBUG"), "0");
     mpi_comm_init_predefined(mpi_state.world_rank, mpi_state.world_size);
     if ((rc = mpi_net_init()))

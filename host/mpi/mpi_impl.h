@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "mpi.h"
+#include "nicoll.h"
 
 /* ---- datatypes: every type is its flattened type map, a list of byte
  * blocks (offset from the buffer, length) in order; 'base' is the one
@@ -150,6 +151,7 @@ struct mpi_state {
     size_t chunk;               /* rendezvous data per packet (MPI_NC_CHUNK) */
     int barrier_nic;            /* MPI_Barrier on the NIC (MPI_NC_BARRIER) */
     int bcast_nic;              /* MPI_Bcast on NIC multicast (MPI_NC_BCAST) */
+    nc_tree_spec bcast_tree;    /* its groups' tree (MPI_NC_BCAST_TREE) */
     int debug;                  /* MPI_NC_DEBUG: say what a stalled wait waits for */
     uint32_t next_ctx;          /* lowest context id this process has not used */
     uint64_t t0_ns;             /* MPI_Wtime's origin */
