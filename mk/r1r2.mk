@@ -27,9 +27,16 @@ $(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so: $(R12_B)/%.so: host/bench/%.c $(N
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
 
+# R2's lambda per size from r1.csv (host/bench/postal_lambda.c): a host
+# tool with ref/tree's nc_postal_ratio.
+ALL_TARGETS += $(R12_B)/postal_lambda
+$(R12_B)/postal_lambda: host/bench/postal_lambda.c ref/tree/nc_tree.c ref/tree/nc_tree.h ref/tree/nc_kbin.c
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra $(NCL_INC) $< ref/tree/nc_tree.c ref/tree/nc_kbin.c -o $@
+
 # make bench runs R1 and R2 (mk/bench.mk calls host/bench/r1r2);
 # make bench-r1r2 runs only them, with fewer iterations (docs/bench-r1r2.md).
-R12_DEPS := $(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so $(FW_DIR)/mcp.img $(BIN)/lanai-run
+R12_DEPS := $(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so $(R12_B)/postal_lambda $(FW_DIR)/mcp.img $(BIN)/lanai-run
 bench: $(R12_DEPS)
 .PHONY: bench-r1r2
 bench-r1r2: $(R12_DEPS)

@@ -1,9 +1,9 @@
 # make bench, R2: seed 000's Figure 5 from host/bench/r1r2_table's r2.dat:
 # (a) broadcast latency (max over leaves of root-to-leaf-ack), NIC multicast
 # (NB, on the NIC tree TREE) and host-based binomial (HB), 4/8/16 nodes;
-# (b) the factor HB/NB. The paper's NB is NIC forwarding on a postal tree;
-# ours is what libnicoll's NIC does now (TREE, e.g. the flat multisend),
-# said in the title. The paper's printed figures (16 nodes: 1.48 at
+# (b) the factor HB/NB. The paper's NB is NIC forwarding on a postal tree,
+# and so is ours by default (TREE 'postal': lambda per size from R1,
+# host/bench/postal_lambda.c); another TREE (R2_TREE) is said in the title. The paper's printed figures (16 nodes: 1.48 at
 # <= 512 B, 1.86 at 16 KB) are the black points.
 set terminal pngcairo size 1100,450
 set output OUT.'/r2.png'

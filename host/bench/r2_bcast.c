@@ -11,10 +11,11 @@
  *     PATH   host-binomial  nc_hbcast: MPICH's binomial tree; every inner
  *                           node's host receives the whole message and
  *                           sends it on to its children
- *            nic-flat       nc_mcast on the one-level group: the root's NIC
- *                           sends each packet to every other node (the NIC
- *                           multisend; this libnicoll has no NIC forwarding
- *                           at inner nodes yet, so no deeper NIC tree)
+ *            nic-TREE       nc_mcast on a group from nc_group_create with
+ *                           the tree TREE: postal:L (lambda L, 1..64),
+ *                           binomial, kbinomial:K (K >= 1) or flat (the
+ *                           root's NIC sends to every other node); inner
+ *                           members' NICs forward
  *     WARM   untimed iterations before a size's first leaf (the paper: 20);
  *            2 before each further leaf (the nodes are in step by then)
  *     COUNT  timed iterations per (size, leaf)
@@ -24,13 +25,13 @@
  * reply (an empty message), and have its own sends done (acknowledged)
  * before the next one, on both paths. A leaf replies as soon as its host
  * has the message. Node 0 prints, per size and leaf,
- *   r2 path=P nodes=N size=S leaf=L count=C avg_us=X half1_us=Y half2_us=Z
+ *   r2 path=P tree=T nodes=N size=S leaf=L count=C avg_us=X half1_us=Y half2_us=Z
  * and per size the leaf with the largest average:
- *   r2max path=P nodes=N size=S leaf=L count=C avg_us=X half1_us=Y half2_us=Z
- *
- * The NIC tree kind is this one parameter (nic_group, tree_leaves): when
- * libnicoll can build deeper NIC trees (nc_group_create), PATH nic-postal
- * goes there, with its leaves from the tree it builds.
+ *   r2max path=P tree=T nodes=N size=S leaf=L count=C avg_us=X half1_us=Y half2_us=Z
+ * P is PATH without the tree's parameter (nic-postal, nic-kbinomial), T the
+ * whole tree (postal:7; "binomial" on the host path), so one CSV column
+ * names the series and another its parameter. The leaves timed are those
+ * of the tree the NIC has (nc_group_tree: members without children).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,9 @@
 static nc_member members[NC_BARRIER_MAX_MEMBERS];
 static unsigned me, nn;
 
-enum path { HOST_BINOMIAL, NIC_FLAT };
+enum path { HOST_BINOMIAL, NIC_TREE };
+static nc_tree_spec tree;            /* NIC_TREE: the tree of the group */
+static int parent[NC_BARRIER_MAX_MEMBERS];
 
 static int fail(const char *what, int rc)
 {
@@ -55,27 +58,53 @@ static int fail(const char *what, int rc)
     return 1;
 }
 
-/* The NIC group of the path's tree, on every member. */
-static int nic_group(nc_port *p, enum path path)
+/* "postal:L", "binomial", "kbinomial:K", "flat" into tree; 0 or -1 */
+static int parse_tree(const char *arg)
 {
-    if (path != NIC_FLAT)
-        return NC_OK;
-    return nc_group_multisend(p, GROUP, members[0], members + 1, nn - 1);
+    char *end;
+    unsigned long v;
+
+    if (!strcmp(arg, "binomial") || !strcmp(arg, "flat")) {
+        tree.kind = arg[0] == 'b' ? NC_TREE_BINOMIAL : NC_TREE_FLAT;
+        return 0;
+    }
+    if (!strncmp(arg, "postal:", 7) || !strncmp(arg, "kbinomial:", 10)) {
+        const char *num = strchr(arg, ':') + 1;
+
+        v = strtoul(num, &end, 10);
+        if (*num == '\0' || *end || v < 1 || (arg[0] == 'p' && v > 64) || v > 1024)
+            return -1;
+        tree.kind = arg[0] == 'p' ? NC_TREE_POSTAL : NC_TREE_KBINOMIAL;
+        tree.lambda = arg[0] == 'p' ? (unsigned)v : 0;
+        tree.k = arg[0] == 'p' ? 0 : (unsigned)v;
+        return 0;
+    }
+    return -1;
 }
 
-/* The leaves of the path's tree (nodes without children), ascending. */
-static unsigned tree_leaves(enum path path, unsigned *leaf)
+/* The leaves of the path's tree (nodes without children), ascending. On
+ * the NIC path the tree is nc_group_tree's, the one nc_group_create
+ * writes into the NICs (members[i] is node i, the root index 0). */
+static int tree_leaves(enum path path, unsigned *leaf, unsigned *nl)
 {
-    unsigned nl = 0;
+    int haschild[NC_BARRIER_MAX_MEMBERS] = { 0 };
+    int rc;
 
+    *nl = 0;
+    if (path == NIC_TREE) {
+        if ((rc = nc_group_tree(members, nn, 0, &tree, parent)))
+            return rc;
+        for (unsigned i = 1; i < nn; i++)
+            haschild[parent[i]] = 1;
+    }
     for (unsigned i = 1; i < nn; i++) {
         unsigned child[NC_HBCAST_MAX_CHILDREN];
-        int parent;
+        int hp;
 
-        if (path == NIC_FLAT || nc_hbcast_tree(nn, 0, i, &parent, child) == 0)
-            leaf[nl++] = i;
+        if (path == NIC_TREE ? !haschild[i] : nc_hbcast_tree(nn, 0, i, &hp, child) == 0)
+            leaf[(*nl)++] = i;
     }
-    return nl;
+    return NC_OK;
 }
 
 /* Node 0: one broadcast of len bytes, until leaf's reply is in and our
@@ -127,11 +156,21 @@ int main(int argc, char **argv)
 
     me = nc_host_node();
     nn = nc_host_nodes();
-    if (argc < 5 || (strcmp(argv[1], "host-binomial") && strcmp(argv[1], "nic-flat"))) {
-        nc_host_printf("FAIL usage: r2_bcast host-binomial|nic-flat WARM COUNT SIZE...\n");
+    if (argc < 5 || (strcmp(argv[1], "host-binomial") && strncmp(argv[1], "nic-", 4))) {
+        nc_host_printf("FAIL usage: r2_bcast host-binomial|nic-TREE WARM COUNT SIZE... "
+                       "(TREE postal:L|binomial|kbinomial:K|flat)\n");
         return 2;
     }
-    path = strcmp(argv[1], "nic-flat") ? HOST_BINOMIAL : NIC_FLAT;
+    path = strcmp(argv[1], "host-binomial") ? NIC_TREE : HOST_BINOMIAL;
+    const char *tname = path == NIC_TREE ? argv[1] + 4 : "binomial";
+    if (path == NIC_TREE && parse_tree(tname)) {
+        nc_host_printf("FAIL r2: PATH '%s': the tree must be postal:L (L 1..64), binomial, "
+                       "kbinomial:K (K >= 1) or flat\n", argv[1]);
+        return 2;
+    }
+    /* the series' name: PATH without the tree's parameter */
+    char pname[32];
+    snprintf(pname, sizeof pname, "%.*s", (int)strcspn(argv[1], ":"), argv[1]);
     unsigned warm = (unsigned)atoi(argv[2]), count = (unsigned)atoi(argv[3]);
     for (int i = 4; i < argc && nsizes < MAX_SIZES; i++) {
         char *end;
@@ -146,21 +185,23 @@ int main(int argc, char **argv)
             maxlen = s;
     }
     if (count < 2 || nn < 2 || nn > NC_BARRIER_MAX_MEMBERS ||
-        (path == NIC_FLAT && nn - 1 > NC_GROUP_MAX_DESTS)) {
+        (path == NIC_TREE && tree.kind == NC_TREE_FLAT && nn - 1 > NC_GROUP_MAX_CHILDREN)) {
         nc_host_printf("FAIL r2: COUNT must be at least 2 (got %u), nodes 2..%u (got %u)\n", count,
-                       path == NIC_FLAT ? NC_GROUP_MAX_DESTS + 1 : NC_BARRIER_MAX_MEMBERS, nn);
+                       path == NIC_TREE && tree.kind == NC_TREE_FLAT ? NC_GROUP_MAX_CHILDREN + 1
+                                                                     : NC_BARRIER_MAX_MEMBERS, nn);
         return 2;
     }
     for (unsigned i = 0; i < nn; i++)
         members[i] = (nc_member){ (uint16_t)i, 0 };
-    nl = tree_leaves(path, leaf);
+    if ((rc = tree_leaves(path, leaf, &nl)))
+        return fail("nc_group_tree", rc);
     if ((rc = nc_open(&p, 0)))
         return fail("nc_open", rc);
     if ((rc = nc_hmc_init(&h, p, RECV_BUFS, maxlen)))
         return fail("nc_hmc_init", rc);
     h.timeout_ns = EVENT_NS;
-    if ((rc = nic_group(p, path)))
-        return fail("NIC group", rc);
+    if (path == NIC_TREE && (rc = nc_group_create(p, GROUP, members, nn, 0, &tree)))
+        return fail("nc_group_create", rc);
 
     /* the root's message, and an address for the replies (empty) */
     uint8_t *buf = nc_alloc(p, maxlen ? maxlen : 1);
@@ -199,15 +240,15 @@ int main(int argc, char **argv)
             double avg = (double)(t1 - t0) / count / 1000;
             double h1 = (double)(th - t0) / (count / 2) / 1000;
             double h2 = (double)(t1 - th) / (count - count / 2) / 1000;
-            nc_host_printf("r2 path=%s nodes=%u size=%zu leaf=%u count=%u avg_us=%.3f "
-                           "half1_us=%.3f half2_us=%.3f\n", argv[1], nn, size[s], leaf[l], count,
+            nc_host_printf("r2 path=%s tree=%s nodes=%u size=%zu leaf=%u count=%u avg_us=%.3f "
+                           "half1_us=%.3f half2_us=%.3f\n", pname, tname, nn, size[s], leaf[l], count,
                            avg, h1, h2);
             if (avg > best)
                 best = avg, bh1 = h1, bh2 = h2, bleaf = leaf[l];
         }
         if (me == 0)
-            nc_host_printf("r2max path=%s nodes=%u size=%zu leaf=%u count=%u avg_us=%.3f "
-                           "half1_us=%.3f half2_us=%.3f\n", argv[1], nn, size[s], bleaf, count,
+            nc_host_printf("r2max path=%s tree=%s nodes=%u size=%zu leaf=%u count=%u avg_us=%.3f "
+                           "half1_us=%.3f half2_us=%.3f\n", pname, tname, nn, size[s], bleaf, count,
                            best, bh1, bh2);
     }
     if ((rc = nc_hmc_flush(&h)))
