@@ -211,14 +211,14 @@ static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
  * ids and not from this program's own checks. The expected one, WANT, is
  * tried first only to save time: a non-empty message's contents name it
  * alone. An empty message has no contents: it is WANT if WANT is empty. */
-static int message_of(const uint8_t *buf, size_t len, unsigned want, unsigned nmsg,
+static int message_of(const uint8_t *buf, size_t len, unsigned src, unsigned want, unsigned nmsg,
                       size_t maxlen)
 {
     if (want < nmsg && size_of(want, maxlen) == len &&
-        (len == 0 || !pat_check(buf, len, (uint32_t)seed, 0, want)))
+        (len == 0 || !pat_check(buf, len, (uint32_t)seed, src, want)))
         return (int)want;
     for (unsigned k = 0; k < nmsg && len; k++)
-        if (size_of(k, maxlen) == len && !pat_check(buf, len, (uint32_t)seed, 0, k))
+        if (size_of(k, maxlen) == len && !pat_check(buf, len, (uint32_t)seed, src, k))
             return (int)k;
     return -1;
 }
@@ -252,7 +252,7 @@ static int member(nc_port *p, unsigned nmsg, size_t maxlen)
                  nc_strerror(ev.status), ev.group, ev.node, ev.port, ev.len, want,
                  pat_check(ev.buf, ev.len, (uint32_t)seed, 0, got) ? " contents wrong" : "");
         nc_host_printf("ms recv g=%#x id=%d len=%zu\n", ev.group,
-                       message_of(ev.buf, ev.len, got, nmsg, maxlen), ev.len);
+                       message_of(ev.buf, ev.len, 0, got, nmsg, maxlen), ev.len);
         got++;
         memset(ev.buf, 0, maxlen);
         if ((rc = nc_provide_recv(p, ev.buf, maxlen, ev.buf)) != NC_OK)
@@ -410,7 +410,7 @@ static int reopen_member(nc_port *p, unsigned nmsg, size_t maxlen)
             FAIL("reopen: message %u of %u did not come before the close\n", got, keep);
             break;
         }
-        int id = ev.type == NC_EVENT_RECV ? message_of(ev.buf, ev.len, got, nmsg, maxlen) : -1;
+        int id = ev.type == NC_EVENT_RECV ? message_of(ev.buf, ev.len, 0, got, nmsg, maxlen) : -1;
 
         if (ev.type != NC_EVENT_RECV || ev.status != NC_OK || ev.group != GROUP || id != (int)got)
             FAIL("reopen: event type %d status %s group %#x message %d, want message %u\n",
@@ -434,7 +434,7 @@ static int reopen_member(nc_port *p, unsigned nmsg, size_t maxlen)
     while (wait_event(p, &ev, came ? LINGER_NS : DEADLINE_NS) == NC_OK) {
         if (ev.type == NC_EVENT_RECV && ev.group == GROUP) {
             nc_host_printf("ms recv2 g=%#x id=%d len=%zu\n", ev.group,
-                           message_of(ev.buf, ev.len, 0, nmsg, maxlen), ev.len);
+                           message_of(ev.buf, ev.len, 0, 0, nmsg, maxlen), ev.len);
             FAIL("reopen: stale: the new port got a RECV of group %#x (%zu bytes)\n", ev.group,
                  ev.len);
             stale++;
@@ -583,6 +583,7 @@ static int conc(int argc, char **argv)
             break;
         }
         if (ev.type == NC_EVENT_SENT && myroot >= 0 && ev.group == GROUP + (uint32_t)myroot) {
+            nc_host_printf("ms sent g=%#x k=%u len=%zu st=%d\n", ev.group, sent, ev.len, ev.status);
             if (ev.status != NC_OK) {
                 nc_host_printf("conc root %d: message %u status %s\n", myroot, sent,
                                nc_strerror(ev.status));
@@ -601,6 +602,10 @@ static int conc(int argc, char **argv)
         }
         unsigned r = ev.group - GROUP;
 
+        if (ev.type == NC_EVENT_RECV)
+            nc_host_printf("ms recv g=%#x id=%d len=%zu\n", ev.group,
+                           r < nroots ? message_of(ev.buf, ev.len, r, got[r], nmsg, maxlen) : -1,
+                           ev.len);
         if (ev.type != NC_EVENT_RECV || r >= nroots || (int)r == myroot || ev.status != NC_OK ||
             ev.len != size_of(got[r], maxlen) ||
             pat_check(ev.buf, ev.len, (uint32_t)seed, r, got[r])) {
