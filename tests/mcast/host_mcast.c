@@ -16,7 +16,9 @@
  *       checks that it gets every message once, in order, intact, with
  *       the group's id, and that nothing more comes afterwards.
  *       Prints "ms root done sent=N failures=F" or
- *       "ms member done got=N failures=F".
+ *       "ms member done got=N failures=F", and for tests/mcast/check-trace
+ *       every SENT ("ms sent k=K len=L st=STATUS") and every RECV ("ms recv
+ *       g=GROUP id=I len=L", I the message the contents are).
  *   tree SEED KIND NMSG MAXLEN OUTSTANDING [dead]
  *       the same over a tree of every node's port 0 (root node 0) built by
  *       nc_group_create: KIND binomial, kbin:K, postal:LAMBDA, flat, or
@@ -31,6 +33,16 @@
  *       nc_mcast to its SENT event (every member holds the message):
  *       "lat KIND size=S msgs=N mean_ns=T" (a quick comparison of firmware
  *       variants; the benchmarks are host/bench's).
+ *   reopen SEED NMSG MAXLEN OUTSTANDING
+ *       ms on 3+ nodes, where the last node's process closes its port after
+ *       NMSG/2 messages while the root still sends and a new process opens
+ *       it again without setting the group: it must get no RECV of the
+ *       group ("ms recv2 ..." and a FAIL if it does) and no byte in its
+ *       buffers, only the root's ordinary message sent after its last SENT.
+ *       The root's send time-out is DEAD_TIMEOUT_US; its SENTs are NC_OK
+ *       until the closed member is given up, NC_ETIMEDOUT from then on.
+ *       Prints "reopen root: A NC_OK, B NC_ETIMEDOUT" and
+ *       "reopen member done got=N stale=S failures=F".
  *   conc SEED NROOTS KIND NMSG MAXLEN [cyclic]
  *       concurrent multicasts from different roots on the same NICs: node
  *       r < NROOTS is the root of group GROUP+r over every node's port 0
@@ -82,6 +94,7 @@ static int failures;
 static int dead = -1;
 static long fixed_len = -1;         /* tree ... lat: every message this long */               /* tree ... dead: the member that never opens its port */
 static uint64_t seed;
+static int reopened = -1;           /* reopen: the member that closes and reopens its port */
 
 #define FAIL(...) (nc_host_printf("FAIL " __VA_ARGS__), failures++)
 
@@ -131,6 +144,7 @@ static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
     uint8_t *buf[MAX_OUT];
     unsigned next = 0, done = 0, inflight = 0;
     uint64_t t0 = 0, total = 0;
+    unsigned timedout = 0;
     int slot_of[MAX_OUT];
     nc_event ev;
 
@@ -159,8 +173,12 @@ static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
             FAIL("root: no completion within %llu ns (%u of %u done)\n", DEADLINE_NS, done, nmsg);
             break;
         }
-        if (ev.type != NC_EVENT_SENT || ev.group != GROUP ||
-            ev.status != (dead >= 0 ? NC_ETIMEDOUT : NC_OK)) {
+        /* reopen: NC_OK until the closed member is given up, then NC_ETIMEDOUT
+         * for every later send (docs/multicast.md "A member that leaves") */
+        int want = dead >= 0 || (reopened >= 0 && (timedout || ev.status == NC_ETIMEDOUT))
+                       ? NC_ETIMEDOUT : NC_OK;
+
+        if (ev.type != NC_EVENT_SENT || ev.group != GROUP || ev.status != want) {
             /* with a dead member, NC_OK would claim it has the message */
             FAIL("root: event type %d group %#x status %s (message %d)\n", ev.type, ev.group,
                  nc_strerror(ev.status), ev.type == NC_EVENT_SENT ? *(int *)ev.ctx : -1);
@@ -172,7 +190,8 @@ static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
         unsigned s = (unsigned)(slot - slot_of);
 
         total += nc_host_now_ns() - t0;
-        nc_host_printf("ms sent k=%d len=%zu\n", *slot, ev.len);
+        nc_host_printf("ms sent k=%d len=%zu st=%d\n", *slot, ev.len, ev.status);
+        timedout += ev.status == NC_ETIMEDOUT;
         memset(buf[s], 0xA5, maxlen ? maxlen : 1);
         *slot = -1;
         inflight--;
@@ -181,8 +200,27 @@ static int root(nc_port *p, unsigned nmsg, size_t maxlen, unsigned out)
     if (fixed_len >= 0 && done)
         nc_host_printf("lat size=%ld msgs=%u mean_ns=%llu\n", fixed_len, done,
                        (unsigned long long)(total / done));
+    if (reopened >= 0)
+        nc_host_printf("reopen root: %u NC_OK, %u NC_ETIMEDOUT\n", done - timedout, timedout);
     nc_host_printf("ms root done sent=%u failures=%d\n", done, failures);
     return failures != 0;
+}
+
+/* Which of the root's messages 0..NMSG-1 the LEN bytes at BUF are (-1:
+ * none), for tests/mcast/check-trace, which judges the order from these
+ * ids and not from this program's own checks. The expected one, WANT, is
+ * tried first only to save time: a non-empty message's contents name it
+ * alone. An empty message has no contents: it is WANT if WANT is empty. */
+static int message_of(const uint8_t *buf, size_t len, unsigned src, unsigned want, unsigned nmsg,
+                      size_t maxlen)
+{
+    if (want < nmsg && size_of(want, maxlen) == len &&
+        (len == 0 || !pat_check(buf, len, (uint32_t)seed, src, want)))
+        return (int)want;
+    for (unsigned k = 0; k < nmsg && len; k++)
+        if (size_of(k, maxlen) == len && !pat_check(buf, len, (uint32_t)seed, src, k))
+            return (int)k;
+    return -1;
 }
 
 static int member(nc_port *p, unsigned nmsg, size_t maxlen)
@@ -213,7 +251,8 @@ static int member(nc_port *p, unsigned nmsg, size_t maxlen)
             FAIL("member: message %u: status %s group %#x from %u:%u len %zu (want %zu)%s\n", got,
                  nc_strerror(ev.status), ev.group, ev.node, ev.port, ev.len, want,
                  pat_check(ev.buf, ev.len, (uint32_t)seed, 0, got) ? " contents wrong" : "");
-        nc_host_printf("ms recv k=%u len=%zu\n", got, ev.len);
+        nc_host_printf("ms recv g=%#x id=%d len=%zu\n", ev.group,
+                       message_of(ev.buf, ev.len, 0, got, nmsg, maxlen), ev.len);
         got++;
         memset(ev.buf, 0, maxlen);
         if ((rc = nc_provide_recv(p, ev.buf, maxlen, ev.buf)) != NC_OK)
@@ -347,6 +386,133 @@ static int ms(int argc, char **argv)
     return rc;
 }
 
+/* The ordinary message the root sends the reopened port at the end. */
+#define REOPEN_MSG_LEN 100u
+#define REOPEN_MSG_IDX 1000000u
+#define STALE_FILL 0x5A
+
+/* The reopening member: takes the first nmsg/2 messages as member() does,
+ * closes its port while the root still sends, opens it again (a new
+ * process) with fresh buffers filled with STALE_FILL and does not set the
+ * group again. The new port must get no RECV of the group and no byte in
+ * its buffers, only the root's ordinary message at the end. */
+static int reopen_member(nc_port *p, unsigned nmsg, size_t maxlen)
+{
+    unsigned keep = nmsg / 2, got = 0, stale = 0;
+    uint8_t *buf[RECV_BUFS];
+    bool came = false;
+    nc_event ev;
+
+    for (unsigned i = 0; i < RECV_BUFS; i++)
+        nc_provide_recv(p, region(p, maxlen ? maxlen : 1), maxlen, NULL);
+    while (got < keep && !failures) {
+        if (wait_event(p, &ev, DEADLINE_NS) != NC_OK) {
+            FAIL("reopen: message %u of %u did not come before the close\n", got, keep);
+            break;
+        }
+        int id = ev.type == NC_EVENT_RECV ? message_of(ev.buf, ev.len, 0, got, nmsg, maxlen) : -1;
+
+        if (ev.type != NC_EVENT_RECV || ev.status != NC_OK || ev.group != GROUP || id != (int)got)
+            FAIL("reopen: event type %d status %s group %#x message %d, want message %u\n",
+                 ev.type, nc_strerror(ev.status), ev.group, id, got);
+        if (ev.type == NC_EVENT_RECV)
+            nc_host_printf("ms recv g=%#x id=%d len=%zu\n", ev.group, id, ev.len);
+        got++;
+        nc_provide_recv(p, ev.buf, maxlen, NULL);
+    }
+    nc_close(p);
+    nc_host_printf("reopen: node %u closed its port after %u messages\n", me, got);
+    p = open_port(0);
+    for (unsigned i = 0; i < RECV_BUFS; i++) {
+        buf[i] = region(p, maxlen > REOPEN_MSG_LEN ? maxlen : REOPEN_MSG_LEN);
+        memset(buf[i], STALE_FILL, maxlen > REOPEN_MSG_LEN ? maxlen : REOPEN_MSG_LEN);
+        nc_provide_recv(p, buf[i], maxlen > REOPEN_MSG_LEN ? maxlen : REOPEN_MSG_LEN, buf[i]);
+    }
+    nc_host_printf("reopen: node %u opened its port again\n", me);
+    /* until the root's ordinary message, then a while more: a RECV of the
+     * group here is stale (the new process never set the group) */
+    while (wait_event(p, &ev, came ? LINGER_NS : DEADLINE_NS) == NC_OK) {
+        if (ev.type == NC_EVENT_RECV && ev.group == GROUP) {
+            nc_host_printf("ms recv2 g=%#x id=%d len=%zu\n", ev.group,
+                           message_of(ev.buf, ev.len, 0, 0, nmsg, maxlen), ev.len);
+            FAIL("reopen: stale: the new port got a RECV of group %#x (%zu bytes)\n", ev.group,
+                 ev.len);
+            stale++;
+        } else if (ev.type == NC_EVENT_RECV && !came && ev.status == NC_OK && ev.node == 0 &&
+                   ev.len == REOPEN_MSG_LEN &&
+                   !pat_check(ev.buf, ev.len, (uint32_t)seed, 0, REOPEN_MSG_IDX)) {
+            nc_host_printf("reopen: the root's ordinary message came\n");
+            came = true;
+            memset(ev.buf, STALE_FILL, REOPEN_MSG_LEN);     /* the check below: all untouched */
+        } else {
+            FAIL("reopen: unexpected event type %d status %s group %#x len %zu\n", ev.type,
+                 nc_strerror(ev.status), ev.group, ev.len);
+        }
+    }
+    if (!came)
+        FAIL("reopen: the root's ordinary message did not come\n");
+    for (unsigned i = 0; i < RECV_BUFS; i++)
+        for (size_t j = 0; j < (maxlen > REOPEN_MSG_LEN ? maxlen : REOPEN_MSG_LEN); j++)
+            if (buf[i][j] != STALE_FILL) {
+                FAIL("reopen: stale: buffer %u of the new port written at byte %zu\n", i, j);
+                stale++;
+                break;
+            }
+    nc_close(p);
+    nc_host_printf("reopen member done got=%u stale=%u failures=%d\n", got, stale, failures);
+    return failures != 0;
+}
+
+/* reopen SEED NMSG MAXLEN OUTSTANDING: ms with the last node's process
+ * closing and reopening its port halfway (reopen_member). The root's
+ * send time-out is DEAD_TIMEOUT_US; after its last SENT it sends the
+ * reopened port an ordinary message. */
+static int reopen(int argc, char **argv)
+{
+    unsigned nmsg = argc > 3 ? (unsigned)atoi(argv[3]) : 20;
+    size_t maxlen = argc > 4 ? strtoul(argv[4], NULL, 0) : 65536;
+    unsigned out = argc > 5 ? (unsigned)atoi(argv[5]) : 4;
+    nc_port *p;
+    int rc;
+
+    if (nn < 3 || nn - 1 > NC_GROUP_MAX_DESTS || maxlen > 65536 || !out || out > MAX_OUT ||
+        nmsg < 2) {
+        nc_host_printf("FAIL reopen: bad arguments (nodes %u, messages %u, maxlen %zu, "
+                       "outstanding %u)\n", nn, nmsg, maxlen, out);
+        return 2;
+    }
+    reopened = (int)nn - 1;
+    if (me == 0)
+        nc_host_printf("reopened member: node %d closes its port after %u of %u messages\n",
+                       reopened, nmsg / 2, nmsg);
+    p = open_port(0);
+    if (me == 0 && (rc = nc_set_send_timeout(p, DEAD_TIMEOUT_US)) != NC_OK)
+        FAIL("nc_set_send_timeout: %s\n", nc_strerror(rc));
+    create_group(p, 0);
+    if ((int)me == reopened)
+        return reopen_member(p, nmsg, maxlen);
+    if (me != 0) {
+        rc = member(p, nmsg, maxlen);
+        nc_close(p);
+        return rc;
+    }
+    rc = root(p, nmsg, maxlen, out);
+    if (!rc) {
+        uint8_t *b = region(p, REOPEN_MSG_LEN);
+        nc_event ev;
+
+        pat_fill(b, REOPEN_MSG_LEN, (uint32_t)seed, 0, REOPEN_MSG_IDX);
+        if ((rc = nc_send(p, (unsigned)reopened, 0, b, REOPEN_MSG_LEN, NULL)) != NC_OK)
+            FAIL("reopen: nc_send: %s\n", nc_strerror(rc));
+        else if (wait_event(p, &ev, DEADLINE_NS) != NC_OK || ev.type != NC_EVENT_SENT ||
+                 ev.status != NC_OK)
+            FAIL("reopen: the ordinary message to node %d did not complete\n", reopened);
+        rc = failures != 0;
+    }
+    nc_close(p);
+    return rc;
+}
+
 static int conc(int argc, char **argv)
 {
     unsigned nroots = argc > 3 ? (unsigned)atoi(argv[3]) : 2;
@@ -417,6 +583,7 @@ static int conc(int argc, char **argv)
             break;
         }
         if (ev.type == NC_EVENT_SENT && myroot >= 0 && ev.group == GROUP + (uint32_t)myroot) {
+            nc_host_printf("ms sent g=%#x k=%u len=%zu st=%d\n", ev.group, sent, ev.len, ev.status);
             if (ev.status != NC_OK) {
                 nc_host_printf("conc root %d: message %u status %s\n", myroot, sent,
                                nc_strerror(ev.status));
@@ -435,6 +602,10 @@ static int conc(int argc, char **argv)
         }
         unsigned r = ev.group - GROUP;
 
+        if (ev.type == NC_EVENT_RECV)
+            nc_host_printf("ms recv g=%#x id=%d len=%zu\n", ev.group,
+                           r < nroots ? message_of(ev.buf, ev.len, r, got[r], nmsg, maxlen) : -1,
+                           ev.len);
         if (ev.type != NC_EVENT_RECV || r >= nroots || (int)r == myroot || ev.status != NC_OK ||
             ev.len != size_of(got[r], maxlen) ||
             pat_check(ev.buf, ev.len, (uint32_t)seed, r, got[r])) {
@@ -630,6 +801,8 @@ int main(int argc, char **argv)
         return api();
     if (!strcmp(mode, "conc"))
         return conc(argc, argv);
+    if (!strcmp(mode, "reopen"))
+        return reopen(argc, argv);
     nc_host_printf("FAIL unknown mode '%s'\n", mode);
     return 2;
 }
