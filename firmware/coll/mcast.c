@@ -93,6 +93,7 @@ struct mgroup {
     uint8_t active;         /* member: a message is arriving */
     uint8_t discard;        /* member: its memory went away: EFAULT */
     uint8_t lost;           /* a member at or below a child was given up, or left */
+    uint8_t self;           /* this entry's index in mc_groups (set once, mc_init) */
     uint32_t id, gen, serial;
     uint32_t nchildren;
     uint32_t parent;        /* NC_MC_MEMBER of the parent; NC_MC_ROOT */
@@ -167,8 +168,9 @@ static struct mgroup *mc_find(uint32_t id) { return mc_lookup(id, false); }
 
 static bool mc_complete(const struct mgroup *g) { return g->nset == g->nchildren; }
 
-/* A root, or a member with children (an inner node): sends to children. */
-static bool mc_sender(const struct mgroup *g)
+/* A root, or a member with children (an inner node): sends to children.
+ * Inlined: mc_timer asks it of all MC_GROUPS entries every tick. */
+static inline __attribute__((always_inline)) bool mc_sender(const struct mgroup *g)
 {
     return g->role == G_ROOT || (g->role == G_MEMBER && g->nchildren);
 }
@@ -253,7 +255,7 @@ static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
     off = (seq - g->first) * NC_FW_MTU;
     len = g->msg.len - off < NC_FW_MTU ? g->msg.len - off : NC_FW_MTU;
     b->used = 1;
-    b->g = (uint16_t)(g - mc_groups);
+    b->g = g->self;
     b->serial = g->serial;
     b->seq = seq;
     b->mask = mask;
@@ -565,7 +567,7 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
     f->used = 1;
     fwds_held++;
     f->refs = (uint8_t)(1 + store);
-    f->g = (uint16_t)(g - mc_groups);
+    f->g = g->self;
     f->b = b;
     f->serial = g->serial;
     f->mask = all_children(g);
@@ -674,6 +676,11 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         mc_progress(g);     /* every child given up: done at once */
         return held;
     }
+    /* The ACK first, as an ordinary message's: the packet is in this NIC's
+     * SRAM and the store below cannot fail for want of anything, so the
+     * parent may count it now. Queued after the store and the RECV event
+     * it left ~3 us later (docs/multicast.md, "Per-message cost"). */
+    mc_send_ack(g, h->seq);
     if (h->len && !g->discard) {
         mcp_store(g->port, g->gen, b, h + 1, g->hi + (lo < g->lo), lo, h->len);
         held = true;
@@ -683,7 +690,6 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
                          g->cookie, g->msg_len, g->rootm >> 8, g->rootm & 0xFF, g->id);
         g->active = 0;
     }
-    mc_send_ack(g, h->seq);
     return held;
 }
 
@@ -885,6 +891,8 @@ static void mc_port_closed(uint32_t pi)
 
 static void mc_init(void)
 {
+    for (uint32_t i = 0; i < MC_GROUPS; i++)
+        mc_groups[i].self = (uint8_t)i;
     for (uint32_t i = 0; i < MC_BUFS; i++)
         mc_bufs[i].x.hdr = buf_mem[i] + 8;
 }
