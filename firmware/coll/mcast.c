@@ -191,14 +191,18 @@ static void dead_hold(struct mgroup *g, uint32_t seq)
 
 static void mc_pump(struct mgroup *g);
 
-static void send_to_next_child(struct mcbuf *b)
+/* now: from outside the engine's done callbacks (mcp_xmit_now) */
+static void send_to_next_child(struct mcbuf *b, bool now)
 {
     struct mgroup *g = &mc_groups[b->g];
     uint32_t i = (uint32_t)__builtin_ctz(b->mask), c = g->child[i];
 
     b->x.dst = c >> 8;
     mc_hdr(&b->x)->dst_port = (uint8_t)(c & 0xFF);
-    mcp_xmit(&b->x);
+    if (now)
+        mcp_xmit_now(&b->x);
+    else
+        mcp_xmit(&b->x);
 }
 
 /* The engine is done with b: the next child that needs it, or free. */
@@ -217,7 +221,7 @@ static void buf_sent(struct mcp_xpkt *x)
     b->mask = 0;    /* broken on purpose (tests/mcast/suite): only child 0 gets each packet */
 #endif
     if (b->mask) {
-        send_to_next_child(b);
+        send_to_next_child(b, false);
         return;
     }
     b->used = 0;
@@ -234,7 +238,7 @@ static void buf_fetched(uint32_t port, uint32_t gen, uint16_t bi, bool last, boo
         b->used = 0;
         return;
     }
-    send_to_next_child(b);
+    send_to_next_child(b, true);    /* a DMA completion: the packet's first trip */
 }
 
 /* Packet seq of the current message into a free buffer, to the children
@@ -275,7 +279,7 @@ static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
     h->ack = h->epoch = 0;
     g->activity = 1;
     if (!len) {
-        send_to_next_child(b);
+        send_to_next_child(b, false);   /* mc_pump runs in done callbacks too */
         return true;
     }
     lo = g->msg.lo + off;
@@ -467,7 +471,7 @@ static void mc_send_ack(const struct mgroup *g, uint32_t seq)
         h->dst_port = (uint8_t)(g->parent & 0xFF);
         h->pad2[0] = g->id;
         h->pad2[1] = g->lost;
-        mcp_xmit(&k->x);
+        mcp_xmit_now(&k->x);    /* from receive, timer and command paths only */
         return;
     }
     /* none free: the parent's timer sends again, and this ACK goes then */
@@ -489,14 +493,17 @@ static void fwd_unref(struct mcfwd *f)
     fwds_held--;
 }
 
-static void fwd_to_next_child(struct mcfwd *f)
+static void fwd_to_next_child(struct mcfwd *f, bool now)
 {
     struct mgroup *g = &mc_groups[f->g];
     uint32_t c = g->child[__builtin_ctz(f->mask)];
 
     f->x.dst = c >> 8;
     mc_hdr(&f->x)->dst_port = (uint8_t)(c & 0xFF);
-    mcp_xmit(&f->x);
+    if (now)
+        mcp_xmit_now(&f->x);
+    else
+        mcp_xmit(&f->x);
 }
 
 /* The engine is done with a forwarded packet: the next child, or done. */
@@ -510,7 +517,7 @@ static void fwd_sent(struct mcp_xpkt *x)
         g->activity = 1;
         f->mask &= ~g->dead;
         if (f->mask) {
-            fwd_to_next_child(f);
+            fwd_to_next_child(f, false);
             return;
         }
     }
@@ -526,7 +533,7 @@ static void fwd_start(struct mcfwd *f)
     else
         f->mask = 0;
     if (f->mask)
-        fwd_to_next_child(f);
+        fwd_to_next_child(f, true);     /* receive or DMA-completion path */
     else
         fwd_unref(f);
 }
