@@ -116,6 +116,11 @@ struct mgroup {
 };
 
 static struct mgroup mc_groups[MC_GROUPS];
+/* 1 + the highest entry ever used: the walks (lookup per packet, timer
+ * per tick) stop there. Entries are taken lowest first, so a NIC in one
+ * or two groups walks one or two, not MC_GROUPS (the walks cost ~30
+ * instructions per ACK and ~110 per tick with 16). */
+static uint32_t mc_top;
 static uint32_t serials;
 
 struct mcbuf {
@@ -155,7 +160,7 @@ static void mc_refuse(uint32_t pi, uint32_t status)
 /* The entry of group id (any owner; closed ones too if closed), or NULL. */
 static struct mgroup *mc_lookup(uint32_t id, bool closed)
 {
-    for (uint32_t i = 0; i < MC_GROUPS; i++) {
+    for (uint32_t i = 0; i < mc_top; i++) {
         struct mgroup *g = &mc_groups[i];
 
         if (g->id == id && g->role != G_FREE && (closed || g->role != G_CLOSED))
@@ -169,7 +174,7 @@ static struct mgroup *mc_find(uint32_t id) { return mc_lookup(id, false); }
 static bool mc_complete(const struct mgroup *g) { return g->nset == g->nchildren; }
 
 /* A root, or a member with children (an inner node): sends to children.
- * Inlined: mc_timer asks it of all MC_GROUPS entries every tick. */
+ * Inlined: mc_timer asks it of every entry in use every tick. */
 static inline __attribute__((always_inline)) bool mc_sender(const struct mgroup *g)
 {
     return g->role == G_ROOT || (g->role == G_MEMBER && g->nchildren);
@@ -738,6 +743,8 @@ static void mc_set(uint32_t pi, const uint32_t *a)
         first = 0;
     }
     if (first == 0) {
+        if (g->self >= mc_top)
+            mc_top = g->self + 1u;
         g->role = parent == NC_MC_ROOT ? G_ROOT : G_MEMBER;
         g->id = id;
         g->port = (uint8_t)pi;
@@ -837,7 +844,7 @@ static bool mc_timer(void)
     bool more = false;
     uint32_t now = hal_rtc();
 
-    for (uint32_t i = 0; i < MC_GROUPS; i++) {
+    for (uint32_t i = 0; i < mc_top; i++) {
         struct mgroup *g = &mc_groups[i];
 
         if (!mc_sender(g) || (!g->busy && !g->mc.count))
@@ -876,7 +883,7 @@ static bool mc_timer(void)
  * the serial change and free themselves. */
 static void mc_port_closed(uint32_t pi)
 {
-    for (uint32_t i = 0; i < MC_GROUPS; i++) {
+    for (uint32_t i = 0; i < mc_top; i++) {
         struct mgroup *g = &mc_groups[i];
 
         if (g->role == G_MEMBER && g->port == pi) {
