@@ -108,6 +108,7 @@ struct mgroup {
     uint32_t stored;                /* inner: packets of msg in host memory (resend source) */
     uint32_t up;                    /* inner: the last ACK sent to the parent */
     uint32_t dead;                  /* children given up (the send time-out) */
+    uint32_t ack_next;              /* where child_ack's search starts: after the last ACK's child */
     uint32_t heard, watched;        /* children heard from this period; being timed */
     uint32_t stall_at[NC_MC_MAX_CHILDREN];  /* RTC when each one's silence began */
     /* member: from the parent */
@@ -402,10 +403,14 @@ static void child_ack(uint32_t src, const struct nc_pkt *h)
 
     if (!g || !mc_sender(g) || g->port != h->dst_port || !mc_complete(g))
         return;
-    for (ci = 0; ci < g->nchildren && g->child[ci] != c; ci++)
-        ;
-    if (ci == g->nchildren || (g->dead >> ci & 1))
+    /* The children ACK about in the order they were sent to: the search
+     * starts after the last one's (one compare, not ~n/2, per ACK) */
+    ci = g->ack_next < g->nchildren ? g->ack_next : 0;
+    for (uint32_t k = 0; k < g->nchildren && g->child[ci] != c; k++)
+        ci = ci + 1 < g->nchildren ? ci + 1 : 0;
+    if (g->child[ci] != c || (g->dead >> ci & 1))
         return;
+    g->ack_next = ci + 1;
     g->heard |= 1u << ci;
     if (h->pad2[1])
         g->lost = 1;
