@@ -93,6 +93,7 @@ struct mgroup {
     uint8_t active;         /* member: a message is arriving */
     uint8_t discard;        /* member: its memory went away: EFAULT */
     uint8_t lost;           /* a member at or below a child was given up, or left */
+    uint8_t self;           /* this entry's index in mc_groups (set once, mc_init) */
     uint32_t id, gen, serial;
     uint32_t nchildren;
     uint32_t parent;        /* NC_MC_MEMBER of the parent; NC_MC_ROOT */
@@ -107,6 +108,7 @@ struct mgroup {
     uint32_t stored;                /* inner: packets of msg in host memory (resend source) */
     uint32_t up;                    /* inner: the last ACK sent to the parent */
     uint32_t dead;                  /* children given up (the send time-out) */
+    uint32_t ack_next;              /* where child_ack's search starts: after the last ACK's child */
     uint32_t heard, watched;        /* children heard from this period; being timed */
     uint32_t stall_at[NC_MC_MAX_CHILDREN];  /* RTC when each one's silence began */
     /* member: from the parent */
@@ -115,6 +117,11 @@ struct mgroup {
 };
 
 static struct mgroup mc_groups[MC_GROUPS];
+/* 1 + the highest entry ever used: the walks (lookup per packet, timer
+ * per tick) stop there. Entries are taken lowest first, so a NIC in one
+ * or two groups walks one or two, not MC_GROUPS (the walks cost ~30
+ * instructions per ACK and ~110 per tick with 16). */
+static uint32_t mc_top;
 static uint32_t serials;
 
 struct mcbuf {
@@ -154,7 +161,7 @@ static void mc_refuse(uint32_t pi, uint32_t status)
 /* The entry of group id (any owner; closed ones too if closed), or NULL. */
 static struct mgroup *mc_lookup(uint32_t id, bool closed)
 {
-    for (uint32_t i = 0; i < MC_GROUPS; i++) {
+    for (uint32_t i = 0; i < mc_top; i++) {
         struct mgroup *g = &mc_groups[i];
 
         if (g->id == id && g->role != G_FREE && (closed || g->role != G_CLOSED))
@@ -167,8 +174,9 @@ static struct mgroup *mc_find(uint32_t id) { return mc_lookup(id, false); }
 
 static bool mc_complete(const struct mgroup *g) { return g->nset == g->nchildren; }
 
-/* A root, or a member with children (an inner node): sends to children. */
-static bool mc_sender(const struct mgroup *g)
+/* A root, or a member with children (an inner node): sends to children.
+ * Inlined: mc_timer asks it of every entry in use every tick. */
+static inline __attribute__((always_inline)) bool mc_sender(const struct mgroup *g)
 {
     return g->role == G_ROOT || (g->role == G_MEMBER && g->nchildren);
 }
@@ -189,14 +197,18 @@ static void dead_hold(struct mgroup *g, uint32_t seq)
 
 static void mc_pump(struct mgroup *g);
 
-static void send_to_next_child(struct mcbuf *b)
+/* now: from outside the engine's done callbacks (mcp_xmit_now) */
+static void send_to_next_child(struct mcbuf *b, bool now)
 {
     struct mgroup *g = &mc_groups[b->g];
     uint32_t i = (uint32_t)__builtin_ctz(b->mask), c = g->child[i];
 
     b->x.dst = c >> 8;
     mc_hdr(&b->x)->dst_port = (uint8_t)(c & 0xFF);
-    mcp_xmit(&b->x);
+    if (now)
+        mcp_xmit_now(&b->x);
+    else
+        mcp_xmit(&b->x);
 }
 
 /* The engine is done with b: the next child that needs it, or free. */
@@ -215,7 +227,7 @@ static void buf_sent(struct mcp_xpkt *x)
     b->mask = 0;    /* broken on purpose (tests/mcast/suite): only child 0 gets each packet */
 #endif
     if (b->mask) {
-        send_to_next_child(b);
+        send_to_next_child(b, false);
         return;
     }
     b->used = 0;
@@ -232,7 +244,7 @@ static void buf_fetched(uint32_t port, uint32_t gen, uint16_t bi, bool last, boo
         b->used = 0;
         return;
     }
-    send_to_next_child(b);
+    send_to_next_child(b, true);    /* a DMA completion: the packet's first trip */
 }
 
 /* Packet seq of the current message into a free buffer, to the children
@@ -253,7 +265,7 @@ static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
     off = (seq - g->first) * NC_FW_MTU;
     len = g->msg.len - off < NC_FW_MTU ? g->msg.len - off : NC_FW_MTU;
     b->used = 1;
-    b->g = (uint16_t)(g - mc_groups);
+    b->g = g->self;
     b->serial = g->serial;
     b->seq = seq;
     b->mask = mask;
@@ -273,7 +285,7 @@ static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
     h->ack = h->epoch = 0;
     g->activity = 1;
     if (!len) {
-        send_to_next_child(b);
+        send_to_next_child(b, false);   /* mc_pump runs in done callbacks too */
         return true;
     }
     lo = g->msg.lo + off;
@@ -391,10 +403,14 @@ static void child_ack(uint32_t src, const struct nc_pkt *h)
 
     if (!g || !mc_sender(g) || g->port != h->dst_port || !mc_complete(g))
         return;
-    for (ci = 0; ci < g->nchildren && g->child[ci] != c; ci++)
-        ;
-    if (ci == g->nchildren || (g->dead >> ci & 1))
+    /* The children ACK about in the order they were sent to: the search
+     * starts after the last one's (one compare, not ~n/2, per ACK) */
+    ci = g->ack_next < g->nchildren ? g->ack_next : 0;
+    for (uint32_t k = 0; k < g->nchildren && g->child[ci] != c; k++)
+        ci = ci + 1 < g->nchildren ? ci + 1 : 0;
+    if (g->child[ci] != c || (g->dead >> ci & 1))
         return;
+    g->ack_next = ci + 1;
     g->heard |= 1u << ci;
     if (h->pad2[1])
         g->lost = 1;
@@ -465,7 +481,7 @@ static void mc_send_ack(const struct mgroup *g, uint32_t seq)
         h->dst_port = (uint8_t)(g->parent & 0xFF);
         h->pad2[0] = g->id;
         h->pad2[1] = g->lost;
-        mcp_xmit(&k->x);
+        mcp_xmit_now(&k->x);    /* from receive, timer and command paths only */
         return;
     }
     /* none free: the parent's timer sends again, and this ACK goes then */
@@ -487,14 +503,17 @@ static void fwd_unref(struct mcfwd *f)
     fwds_held--;
 }
 
-static void fwd_to_next_child(struct mcfwd *f)
+static void fwd_to_next_child(struct mcfwd *f, bool now)
 {
     struct mgroup *g = &mc_groups[f->g];
     uint32_t c = g->child[__builtin_ctz(f->mask)];
 
     f->x.dst = c >> 8;
     mc_hdr(&f->x)->dst_port = (uint8_t)(c & 0xFF);
-    mcp_xmit(&f->x);
+    if (now)
+        mcp_xmit_now(&f->x);
+    else
+        mcp_xmit(&f->x);
 }
 
 /* The engine is done with a forwarded packet: the next child, or done. */
@@ -508,7 +527,7 @@ static void fwd_sent(struct mcp_xpkt *x)
         g->activity = 1;
         f->mask &= ~g->dead;
         if (f->mask) {
-            fwd_to_next_child(f);
+            fwd_to_next_child(f, false);
             return;
         }
     }
@@ -524,7 +543,7 @@ static void fwd_start(struct mcfwd *f)
     else
         f->mask = 0;
     if (f->mask)
-        fwd_to_next_child(f);
+        fwd_to_next_child(f, true);     /* receive or DMA-completion path */
     else
         fwd_unref(f);
 }
@@ -565,7 +584,7 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
     f->used = 1;
     fwds_held++;
     f->refs = (uint8_t)(1 + store);
-    f->g = (uint16_t)(g - mc_groups);
+    f->g = g->self;
     f->b = b;
     f->serial = g->serial;
     f->mask = all_children(g);
@@ -674,6 +693,11 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         mc_progress(g);     /* every child given up: done at once */
         return held;
     }
+    /* The ACK first, as an ordinary message's: the packet is in this NIC's
+     * SRAM and the store below cannot fail for want of anything, so the
+     * parent may count it now. Queued after the store and the RECV event
+     * it left ~3 us later (docs/multicast.md, "Per-message cost"). */
+    mc_send_ack(g, h->seq);
     if (h->len && !g->discard) {
         mcp_store(g->port, g->gen, b, h + 1, g->hi + (lo < g->lo), lo, h->len);
         held = true;
@@ -683,7 +707,6 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
                          g->cookie, g->msg_len, g->rootm >> 8, g->rootm & 0xFF, g->id);
         g->active = 0;
     }
-    mc_send_ack(g, h->seq);
     return held;
 }
 
@@ -725,6 +748,8 @@ static void mc_set(uint32_t pi, const uint32_t *a)
         first = 0;
     }
     if (first == 0) {
+        if (g->self >= mc_top)
+            mc_top = g->self + 1u;
         g->role = parent == NC_MC_ROOT ? G_ROOT : G_MEMBER;
         g->id = id;
         g->port = (uint8_t)pi;
@@ -824,7 +849,7 @@ static bool mc_timer(void)
     bool more = false;
     uint32_t now = hal_rtc();
 
-    for (uint32_t i = 0; i < MC_GROUPS; i++) {
+    for (uint32_t i = 0; i < mc_top; i++) {
         struct mgroup *g = &mc_groups[i];
 
         if (!mc_sender(g) || (!g->busy && !g->mc.count))
@@ -863,7 +888,7 @@ static bool mc_timer(void)
  * the serial change and free themselves. */
 static void mc_port_closed(uint32_t pi)
 {
-    for (uint32_t i = 0; i < MC_GROUPS; i++) {
+    for (uint32_t i = 0; i < mc_top; i++) {
         struct mgroup *g = &mc_groups[i];
 
         if (g->role == G_MEMBER && g->port == pi) {
@@ -885,6 +910,8 @@ static void mc_port_closed(uint32_t pi)
 
 static void mc_init(void)
 {
+    for (uint32_t i = 0; i < MC_GROUPS; i++)
+        mc_groups[i].self = (uint8_t)i;
     for (uint32_t i = 0; i < MC_BUFS; i++)
         mc_bufs[i].x.hdr = buf_mem[i] + 8;
 }
