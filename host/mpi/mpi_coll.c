@@ -46,6 +46,13 @@ void coll_free(void *p, MPI_Datatype t)
     free((uint8_t *)p + t->true_lb);
 }
 
+size_t coll_block_end(MPI_Aint displ, int count, MPI_Datatype t)
+{
+    return (size_t)displ + (count ? (size_t)(count - 1) * (size_t)t->extent +
+                                    (size_t)t->true_extent + (size_t)t->true_lb
+                                  : 0);
+}
+
 void coll_copy(void *dst, const void *src, size_t count, MPI_Datatype t)
 {
     size_t bytes = count * t->size;

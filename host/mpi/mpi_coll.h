@@ -19,6 +19,9 @@ void coll_sendrecv(const void *sbuf, size_t scount, MPI_Datatype st, int dst,
  * coll_free (the pointer is shifted by the type's true lower bound). */
 void *coll_alloc(size_t count, MPI_Datatype t);
 void coll_free(void *p, MPI_Datatype t);
+/* The first byte past count elements of t placed at displ in a buffer
+ * (what an MPI_IN_PLACE all-to-all must copy before it receives). */
+size_t coll_block_end(MPI_Aint displ, int count, MPI_Datatype t);
 /* dst = src, count elements of t (packed through, so any layout) */
 void coll_copy(void *dst, const void *src, size_t count, MPI_Datatype t);
 int coll_check(MPI_Comm comm, const char *fn);

@@ -183,10 +183,7 @@ static int alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdisp
         /* send from a copy of what is in rbuf now, laid out as rbuf */
         size_t span = 0;
         for (int i = 0; i < n; i++) {
-            size_t end = (size_t)rdispls[i] +
-                         (rcounts[i] ? (size_t)(rcounts[i] - 1) * (size_t)rtypes[i]->extent +
-                                       (size_t)rtypes[i]->true_extent + (size_t)rtypes[i]->true_lb
-                                     : 0);
+            size_t end = coll_block_end(rdispls[i], rcounts[i], rtypes[i]);
             if (end > span)
                 span = end;
         }

@@ -419,10 +419,7 @@ int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
          * until the schedule ends (the receives overwrite rbuf) */
         size_t span = 0;
         for (int i = 0; i < comm->size; i++) {
-            size_t end = (size_t)rdispls[i] +
-                         (rcounts[i] ? (size_t)(rcounts[i] - 1) * (size_t)rtypes[i]->extent +
-                                       (size_t)rtypes[i]->true_extent + (size_t)rtypes[i]->true_lb
-                                     : 0);
+            size_t end = coll_block_end(rdispls[i], rcounts[i], rtypes[i]);
             if (end > span)
                 span = end;
         }
