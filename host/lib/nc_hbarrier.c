@@ -55,7 +55,7 @@ void nc_hbar_fini(nc_hbar *h)
 }
 
 /* Account for one event of the port: our send done, or a barrier message
- * (counted for its sender; its buffer given back at once). */
+ * (counted for its sender; its buffer owed back, given when idle). */
 static int consume(nc_hbar *h, const nc_event *ev)
 {
     if (ev->type == NC_EVENT_SENT && ev->ctx == &send_mark) {
@@ -68,9 +68,7 @@ static int consume(nc_hbar *h, const nc_event *ev)
         return ev->status;
     if (ev->len != 0 || ev->node >= h->nodes || ev->port >= NC_PORTS)
         return NC_EINVAL;
-    int rc = nc_provide_recv(h->p, NULL, 0, &recv_mark);
-    if (rc)
-        return rc;
+    h->owed++;
 #ifndef NC_HB_BROKEN_NO_RECORD
     uint8_t *c = &h->count[ev->node * NC_PORTS + ev->port];
     if (*c == UINT8_MAX)
@@ -80,15 +78,38 @@ static int consume(nc_hbar *h, const nc_event *ev)
     return NC_OK;
 }
 
-/* Take the next event: busy polling first, then a bounded wait. */
+/* Give the consumed receive buffers back to the NIC. */
+static int give_back(nc_hbar *h)
+{
+    while (h->owed) {
+        int rc = nc_provide_recv(h->p, NULL, 0, &recv_mark);
+        if (rc)
+            return rc;
+        h->owed--;
+    }
+    return NC_OK;
+}
+
+/* Take the next event: busy polling first, then a bounded wait. The first
+ * empty poll is idle time: the buffers owed go back then, off the path
+ * from a message taken to the send it allows (and always before a wait,
+ * so the NIC never runs out of them). */
 static int next(nc_hbar *h)
 {
     nc_event ev;
 
-    for (unsigned i = 0; i < SPIN_POLLS; i++)
+    for (unsigned i = 0; i < SPIN_POLLS; i++) {
         if (nc_poll(h->p, &ev))
             return consume(h, &ev);
-    int rc = nc_wait(h->p, &ev, h->timeout_ns);
+        if (h->owed) {
+            int rc = give_back(h);
+            if (rc)
+                return rc;
+        }
+    }
+    int rc = give_back(h);
+    if (!rc)
+        rc = nc_wait(h->p, &ev, h->timeout_ns);
     return rc ? rc : consume(h, &ev);
 }
 

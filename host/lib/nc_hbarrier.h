@@ -23,7 +23,12 @@
  *
  * Waiting is by polling (nc_poll in a loop), as GM programs and the paper's
  * hosts do: no interrupts on the path. Receive buffers (0 B) stay posted:
- * each one consumed is given back at once. Sends complete asynchronously;
+ * each one consumed is given back the next time the barrier finds nothing
+ * to take (an empty poll while it waits), never between a message taken
+ * and the send it allows: seed 002's host-based step (its eq. 1) is
+ * Send + SDMA + Network + Recv + RDMA + HRecv, one post and one event on
+ * the critical path, and so is the P-GM1 calibration made from it
+ * (docs/profiles.md, "R7 calibration"). Sends complete asynchronously;
  * their SENT events are reaped whenever the barrier polls, and a barrier
  * needs free send tokens only for the messages it is about to send.
  *
@@ -46,6 +51,7 @@ typedef struct nc_hbar {
     unsigned nodes;         /* nc_node_count(p): the count table's size / 8 */
     uint8_t *count;         /* arrivals not yet consumed, [node * NC_PORTS + port] */
     unsigned sends;         /* our sends whose SENT event has not come back */
+    unsigned owed;          /* receive buffers consumed, not yet given back */
     uint64_t timeout_ns;    /* per barrier, 0 = for ever */
 } nc_hbar;
 
