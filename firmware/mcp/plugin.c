@@ -39,8 +39,9 @@ int mcp_register(const struct mcp_coll *c)
     for (uint32_t t = c->type_first; t <= c->type_last; t++)
         if (by_type[t])
             return -1;
-    /* the core's own commands (OPEN .. SEND) are never passed on */
-    if (c->cmd && (c->cmd <= NC_CMD_SEND || c->cmd >= MCP_CMDS || by_cmd[c->cmd]))
+    /* the core's own commands (OPEN .. SEND, TIMEOUT, SENDI) are never passed on */
+    if (c->cmd && (c->cmd <= NC_CMD_SEND || c->cmd == NC_CMD_TIMEOUT || c->cmd == NC_CMD_SENDI ||
+                   c->cmd >= MCP_CMDS || by_cmd[c->cmd]))
         return -1;
     for (uint32_t t = c->type_first; t <= c->type_last; t++)
         by_type[t] = c;
@@ -111,6 +112,7 @@ bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32
     t->port = (uint8_t)port;
     t->dst_port = (uint8_t)dport;
     t->fence = 0;
+    t->inl = 0;
     t->started = 0;
     t->kind = type;
     t->done = done ? done : token_done;

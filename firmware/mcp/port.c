@@ -160,24 +160,24 @@ uint16_t port_take_rtoken(struct port *p, uint32_t len)
 
 static void refuse(uint32_t pi, uint32_t op, uint32_t status, uint32_t cookie)
 {
-    uint32_t type = op == NC_CMD_SEND ? NC_EV_SENT : op == NC_CMD_RECV ? NC_EV_RECV : NC_EV_ERROR;
+    uint32_t type = op == NC_CMD_SEND || op == NC_CMD_SENDI ? NC_EV_SENT :
+                    op == NC_CMD_RECV ? NC_EV_RECV : NC_EV_ERROR;
 
     port_event(pi, ports[pi].gen, type, status, type == NC_EV_ERROR ? op : cookie, 0, 0, 0);
 }
 
-/* Inlined into command (as cmd_recv): out of line, each cost a call and a
- * frame more per message. */
-static inline __attribute__((always_inline)) void cmd_send(uint32_t pi, const uint32_t *a)
+/* A message of port pi into a free send token, queued and kicked: lo is
+ * its host address, or with inl its payload's SRAM address (an inline
+ * send). Inlined into command (as cmd_recv): out of line, each cost a
+ * call and a frame more per message. */
+static inline __attribute__((always_inline)) void send_message(uint32_t pi, uint32_t op,
+    uint32_t hi, uint32_t lo, uint32_t len, uint32_t dst, uint32_t dport, uint32_t cookie,
+    uint32_t inl)
 {
     struct port *p = &ports[pi];
-    uint32_t hi = a[1], lo = a[2], len = a[3], dst = a[4], dport = a[5], cookie = a[6];
 
-    if (dst >= n_nodes || dst >= NC_ABI_MAX_NODES || dport >= NC_ABI_PORTS || len > NC_ABI_MAX_MSG)
-        return refuse(pi, NC_CMD_SEND, NC_ST_EINVAL, cookie);
-    if (len && !port_check(p, hi, lo, len))
-        return refuse(pi, NC_CMD_SEND, NC_ST_EFAULT, cookie);
     if (!route_len(dst))
-        return refuse(pi, NC_CMD_SEND, NC_ST_ENOROUTE, cookie);
+        return refuse(pi, op, NC_ST_ENOROUTE, cookie);
     for (uint32_t i = 0; i < NC_ABI_SEND_TOKENS; i++) {
         uint16_t k = (uint16_t)(pi * NC_ABI_SEND_TOKENS + i);
         struct stoken *t = &stok[k];
@@ -189,6 +189,7 @@ static inline __attribute__((always_inline)) void cmd_send(uint32_t pi, const ui
         t->port = (uint8_t)pi;
         t->dst_port = (uint8_t)dport;
         t->fence = 0;
+        t->inl = (uint8_t)inl;
         t->dst = (uint16_t)dst;
         t->next = NONE16;
         t->gen = p->gen;
@@ -204,7 +205,33 @@ static inline __attribute__((always_inline)) void cmd_send(uint32_t pi, const ui
         tx_kick(dst);
         return;
     }
-    refuse(pi, NC_CMD_SEND, NC_ST_ENORES, cookie);
+    refuse(pi, op, NC_ST_ENORES, cookie);
+}
+
+static inline __attribute__((always_inline)) void cmd_send(uint32_t pi, const uint32_t *a)
+{
+    uint32_t hi = a[1], lo = a[2], len = a[3], dst = a[4], dport = a[5], cookie = a[6];
+
+    if (dst >= n_nodes || dst >= NC_ABI_MAX_NODES || dport >= NC_ABI_PORTS || len > NC_ABI_MAX_MSG)
+        return refuse(pi, NC_CMD_SEND, NC_ST_EINVAL, cookie);
+    if (len && !port_check(&ports[pi], hi, lo, len))
+        return refuse(pi, NC_CMD_SEND, NC_ST_EFAULT, cookie);
+    send_message(pi, NC_CMD_SEND, hi, lo, len, dst, dport, cookie, 0);
+}
+
+/* An inline send: its payload is in the port's area of the host's token
+ * (the cookie), where it stays until the SENT event; build() copies it
+ * into the packet (docs/firmware.md "Inline sends"). */
+static inline __attribute__((always_inline)) void cmd_sendi(uint32_t pi, const uint32_t *a)
+{
+    uint32_t len = a[1], dst = a[2] >> 8, dport = a[2] & 0xFFu, cookie = a[3];
+
+    if (dst >= n_nodes || dst >= NC_ABI_MAX_NODES || dport >= NC_ABI_PORTS ||
+        len > NC_ABI_INLINE_MAX || cookie >= NC_ABI_SEND_TOKENS)
+        return refuse(pi, NC_CMD_SENDI, NC_ST_EINVAL, cookie);
+    send_message(pi, NC_CMD_SENDI, 0,
+                 (uint32_t)(uintptr_t)nc_abi_block.port[pi].sdata[cookie], len, dst, dport,
+                 cookie, 1);
 }
 
 static inline __attribute__((always_inline)) void cmd_recv(uint32_t pi, const uint32_t *a)
@@ -252,7 +279,9 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
 
     /* the commands of every message first: a switch tested OPEN, CLOSE
      * and the port's state before them (a dozen instructions each) */
-    if (__builtin_expect(op == NC_CMD_SEND, 1) && p->open)
+    if (__builtin_expect(op == NC_CMD_SENDI, 1) && p->open)
+        return cmd_sendi(pi, a);
+    if (op == NC_CMD_SEND && p->open)
         return cmd_send(pi, a);
     if (op == NC_CMD_RECV && p->open)
         return cmd_recv(pi, a);
@@ -304,7 +333,7 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
             return refuse(pi, a[0], NC_ST_EINVAL, 0);
         p->reg[a[1]].valid = 0;
         return;
-    /* RECV and SEND of an open port went above */
+    /* RECV, SEND and SENDI of an open port went above */
     case NC_CMD_TIMEOUT:
         /* the send time-out of this port's messages (tx.c's tx_timer reads
          * it when one of them stalls) */

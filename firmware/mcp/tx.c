@@ -213,6 +213,7 @@ void tx_fence(uint32_t peer, uint32_t port)
         return;
     t->used = 1;
     t->fence = 1;
+    t->inl = 0;
     t->kind = 0;
     t->port = 0;
     t->dst_port = (uint8_t)port;
@@ -275,7 +276,15 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     len = t->len - t->built;
     if (len > NC_FW_MTU)
         len = NC_FW_MTU;
-    if (len) {
+    if (len && t->inl) {
+        /* an inline send: the payload is in SRAM already (nc_abi.h
+         * NC_CMD_SENDI), whole words, at most NC_ABI_INLINE_MAX bytes */
+        const uint32_t *from = (const uint32_t *)(uintptr_t)(t->lo + t->built);
+        uint32_t *to = (uint32_t *)(d->hdr + NC_PKT_HDR);
+
+        for (uint32_t w = 0; w < (len + 3u) / 4u; w++)
+            to[w] = from[w];
+    } else if (len) {
         /* the payload's DMA first, filled in its queue slot: the engine
          * fetches it while the descriptor and the header are written
          * (its completion runs from dma_poll, never before this returns) */
@@ -327,9 +336,9 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     t->started = 1;
     if (t->built == t->len)
         c->cur = t->next;
-    if (!len) {
-        /* nothing to fetch (barrier packets, empty messages, fences): ready
-         * now, not after a trip through the DMA queue */
+    if (!len || t->inl) {
+        /* nothing to fetch (barrier packets, empty messages, fences, inline
+         * sends): ready now, not after a trip through the DMA queue */
         d->state = PD_READY;
     }
     return true;

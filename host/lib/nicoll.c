@@ -39,6 +39,7 @@ struct nc_port {
     struct { void *buf; size_t len; bool used; } reg[NC_ABI_REGIONS];
     struct tok stok[NC_ABI_SEND_TOKENS], rtok[NC_ABI_RECV_TOKENS];
     unsigned nsend, nrecv;              /* tokens held by the NIC */
+    unsigned inline_max;                /* largest send written by PIO (nc_set_inline_max) */
     /* the NIC-based barrier (docs/barrier.md) */
     uint8_t *bar_buf;                   /* the barrier buffer, registered */
     uint64_t bar_bus;
@@ -99,10 +100,11 @@ unsigned nc_node_count(const nc_port *p) { return p->nodes; }
 unsigned nc_send_tokens(const nc_port *p) { return NC_ABI_SEND_TOKENS - p->nsend; }
 unsigned nc_recv_tokens(const nc_port *p) { return NC_ABI_RECV_TOKENS - p->nrecv; }
 
-/* Write one command into the ring (opcode last within the slot, then prod).
+/* Write one command into the ring: its first n words (the rest of the
+ * slot is not the command's), opcode last within the slot, then prod.
  * Every command is one post: the library's cost of building it (host.post
  * on the emulated host) comes before its PIO writes. */
-static int command(nc_port *p, const uint32_t *w)
+static int command(nc_port *p, const uint32_t *w, unsigned n)
 {
     uint8_t slot[4 * NC_CMD_WORDS];
     uint32_t off;
@@ -119,9 +121,10 @@ static int command(nc_port *p, const uint32_t *w)
     }
     p->be->post_cost(p->be);
     off = p->pbase + NC_ABI_PORT_CMD(p->prod % NC_ABI_CMD_SLOTS);
-    for (unsigned i = 0; i < NC_CMD_WORDS; i++)
+    for (unsigned i = 1; i < n; i++)
         nc_put_be32(slot + 4 * i, w[i]);
-    p->be->write_block(p->be, off + 4, slot + 4, 4 * (NC_CMD_WORDS - 1));
+    if (n > 1)
+        p->be->write_block(p->be, off + 4, slot + 4, 4 * (n - 1));
     p->be->write32(p->be, off, w[0]);
     p->prod++;
     p->be->write32(p->be, p->pbase + NC_ABI_PORT_PROD, p->prod);
@@ -168,7 +171,8 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
     p->sb = NC_SB_ADDR(sram);
     p->abi = be->read32(be, p->sb + NC_SB_OFF_ABI);
     if (be->read32(be, p->sb + NC_SB_OFF_READY) != NC_SB_READY_MAGIC || !p->abi ||
-        p->abi >= p->sb || be->read32(be, p->abi) != NC_ABI_MAGIC) {
+        p->abi >= p->sb || be->read32(be, p->abi) != NC_ABI_MAGIC ||
+        be->read32(be, p->abi + 4) != NC_ABI_VERSION) {
         free(p);
         return NC_ENODEV;
     }
@@ -185,6 +189,7 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
         return NC_EBUSY;
     }
     p->prod = p->cons_seen = be->read32(be, p->pbase + NC_ABI_PORT_CONS);
+    p->inline_max = NC_ABI_INLINE_MAX;
     p->ev = be->dma_alloc(be, EV_SLOTS * 4 * NC_EV_WORDS, &p->ev_bus);
     if (!p->ev) {
         free(p);
@@ -197,7 +202,7 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
     w[1] = (uint32_t)(p->ev_bus >> 32);
     w[2] = (uint32_t)p->ev_bus;
     w[3] = EV_SLOTS;
-    command(p, w);
+    command(p, w, 4);
     for (unsigned i = 0; i < OPEN_POLLS; i++) {
         if (be->read32(be, p->pbase + NC_ABI_PORT_STATE) == 1) {
             *out = p;
@@ -217,7 +222,7 @@ int nc_close(nc_port *p)
 
     if (!p)
         return NC_EINVAL;
-    rc = command(p, w);
+    rc = command(p, w, 1);
     /* wait until the MCP closed it, so a new process can open it */
     for (unsigned i = 0; rc == NC_OK && i < OPEN_POLLS; i++) {
         if (p->be->read32(p->be, p->pbase + NC_ABI_PORT_STATE) == 0)
@@ -292,7 +297,7 @@ int nc_register(nc_port *p, void *buf, size_t len)
         w[2] = (uint32_t)(bus >> 32);
         w[3] = (uint32_t)bus;
         w[4] = (uint32_t)len;
-        return command(p, w);
+        return command(p, w, 5);
     }
     return NC_ENOREGION;
 }
@@ -308,7 +313,7 @@ int nc_deregister(nc_port *p, void *buf)
             continue;
         p->reg[i].used = false;
         w[1] = i;
-        return command(p, w);
+        return command(p, w, 2);
     }
     return NC_EINVAL;
 }
@@ -341,9 +346,10 @@ int nc_provide_recv(nc_port *p, void *buf, size_t len, void *ctx)
     w[2] = (uint32_t)bus;
     w[3] = (uint32_t)len;
     w[4] = (uint32_t)k;
-    return command(p, w);
+    return command(p, w, 5);
 }
 
+_Static_assert(NC_INLINE_MAX == NC_ABI_INLINE_MAX, "the API's inline limit is the ABI's");
 _Static_assert(NC_SEND_TIMEOUT_DEFAULT_US == NC_ABI_SEND_TIMEOUT_DEFAULT_US &&
                NC_SEND_TIMEOUT_MAX_US == NC_ABI_SEND_TIMEOUT_MAX_US,
                "the API's time-out bounds are the MCP's");
@@ -355,7 +361,23 @@ int nc_set_send_timeout(nc_port *p, uint32_t timeout_us)
     if (!p || timeout_us > NC_SEND_TIMEOUT_MAX_US)
         return NC_EINVAL;
     w[1] = timeout_us;
-    return command(p, w);
+    return command(p, w, 2);
+}
+
+/* Is [buf, buf+len) inside a region this port registered? (What the MCP's
+ * port_check asks of a DMA send, asked here for an inline one, which the
+ * NIC never checks: it reads no host memory.) */
+static bool registered(const nc_port *p, const void *buf, size_t len)
+{
+    uintptr_t a = (uintptr_t)buf;
+
+    for (unsigned i = 0; i < NC_ABI_REGIONS; i++) {
+        uintptr_t b = (uintptr_t)p->reg[i].buf;
+
+        if (p->reg[i].used && a >= b && a - b <= p->reg[i].len && len <= p->reg[i].len - (a - b))
+            return true;
+    }
+    return false;
 }
 
 int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t len, void *ctx)
@@ -371,13 +393,40 @@ int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t le
     if ((k = take(p->stok, NC_ABI_SEND_TOKENS, &p->nsend)) < 0)
         return NC_EAGAIN;
     p->stok[k] = (struct tok){ true, ctx, (void *)buf, len, node, port };
+    if (len <= p->inline_max && (!len || registered(p, buf, len))) {
+        /* small: the payload by PIO into the token's inline area, then a
+         * four-word command (nc_abi.h NC_CMD_SENDI); the area is the
+         * token's until its SENT event. Memory the port did not register
+         * goes the DMA way, where the NIC refuses it (NC_EFAULT event), as
+         * for any size. */
+        if (len) {
+            uint8_t words[NC_ABI_INLINE_MAX] = { 0 };
+
+            memcpy(words, buf, len);
+            p->be->write_block(p->be, p->pbase + NC_ABI_PORT_SDATA((unsigned)k), words,
+                               (uint32_t)(len + 3) & ~3u);
+        }
+        w[0] = NC_CMD_SENDI;
+        w[1] = (uint32_t)len;
+        w[2] = node << 8 | port;
+        w[3] = (uint32_t)k;
+        return command(p, w, 4);
+    }
     w[1] = (uint32_t)(bus >> 32);
     w[2] = (uint32_t)bus;
     w[3] = (uint32_t)len;
     w[4] = node;
     w[5] = port;
     w[6] = (uint32_t)k;
-    return command(p, w);
+    return command(p, w, 7);
+}
+
+int nc_set_inline_max(nc_port *p, size_t bytes)
+{
+    if (!p || bytes > NC_ABI_INLINE_MAX)
+        return NC_EINVAL;
+    p->inline_max = (unsigned)bytes;
+    return NC_OK;
 }
 
 /* The next event of the ring itself (not the stash); *tp is the token it
@@ -551,7 +600,7 @@ int nc_barrier_start(nc_port *p, const nc_barrier *b, void *ctx)
     w[2] = (uint32_t)p->bar_bus;
     w[4] = 0;
     p->bar_ctx = ctx;
-    if ((rc = command(p, w)) != NC_OK)
+    if ((rc = command(p, w, 5)) != NC_OK)
         return rc;
     p->bar_busy = true;
     return NC_OK;
@@ -631,7 +680,7 @@ int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_memb
         return NC_EINVAL;       /* not a member */
     if (!is_root) {
         w[3] = NC_MC_MEMBER(root.node, root.port);
-        return command(p, w);
+        return command(p, w, NC_CMD_WORDS);
     }
     /* the root's entry: the destinations, two a command */
     w[3] = NC_MC_ROOT;
@@ -640,7 +689,7 @@ int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_memb
         w[5] = i;
         w[6] = NC_MC_MEMBER(dests[i].node, dests[i].port);
         w[7] = i + 1 < n ? NC_MC_MEMBER(dests[i + 1].node, dests[i + 1].port) : 0;
-        if ((rc = command(p, w)) != NC_OK)
+        if ((rc = command(p, w, NC_CMD_WORDS)) != NC_OK)
             return rc;
     }
     return NC_OK;
@@ -666,7 +715,7 @@ int nc_group_write(nc_port *p, uint32_t group, const nc_member *parent,
             return NC_EINVAL;
         if (i + 1 < nch && !member_ok(p, children[i + 1]))
             return NC_EINVAL;
-        if ((rc = command(p, w)) != NC_OK)
+        if ((rc = command(p, w, NC_CMD_WORDS)) != NC_OK)
             return rc;
     }
     return NC_OK;
@@ -678,7 +727,7 @@ int nc_group_destroy(nc_port *p, uint32_t group)
 
     if (!p || !group)
         return NC_EINVAL;
-    return command(p, w);
+    return command(p, w, NC_CMD_WORDS);
 }
 
 int nc_mcast(nc_port *p, uint32_t group, const void *buf, size_t len, void *ctx)
@@ -698,5 +747,5 @@ int nc_mcast(nc_port *p, uint32_t group, const void *buf, size_t len, void *ctx)
     w[4] = (uint32_t)bus;
     w[5] = (uint32_t)len;
     w[6] = (uint32_t)k;
-    return command(p, w);
+    return command(p, w, 7);
 }

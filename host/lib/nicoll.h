@@ -94,8 +94,16 @@ int nc_deregister(nc_port *p, void *buf);
 
 /* Give the NIC a buffer for one incoming message of at most len bytes. */
 int nc_provide_recv(nc_port *p, void *buf, size_t len, void *ctx);
-/* Send len bytes to (node, port); completes with an NC_EVENT_SENT event. */
+/* Send len bytes to (node, port); completes with an NC_EVENT_SENT event.
+ * buf must be registered (NC_EFAULT). A message of at most the port's
+ * inline limit is written to the NIC by PIO at once (the NIC reads no host
+ * memory for it); a longer one is fetched by the NIC's DMA, and its buffer
+ * must stay unchanged until the SENT event. */
 int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t len, void *ctx);
+/* The port's inline limit, bytes: 0 (every send by DMA) .. NC_INLINE_MAX,
+ * the default (docs/libnicoll.md "Inline sends"). NC_EINVAL beyond. */
+#define NC_INLINE_MAX 128u
+int nc_set_inline_max(nc_port *p, size_t bytes);
 
 /* The send time-out of this port's messages (docs/libnicoll.md, "Send
  * time-outs"): a message that the destination does not acknowledge for

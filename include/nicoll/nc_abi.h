@@ -10,9 +10,18 @@
  * block (NC_SB_OFF_ABI) before it signals ready.
  *
  * Command ring (per port): the host writes slot (prod % NC_ABI_CMD_SLOTS),
- * opcode word last, then prod + 1 into 'prod'. The MCP executes commands
- * in order and publishes its consumer count in 'cons'. The host never has
- * more than NC_ABI_CMD_SLOTS commands outstanding.
+ * the words the command uses only, opcode word last, then prod + 1 into
+ * 'prod'. The MCP executes commands in order and publishes its consumer
+ * count in 'cons'. The host never has more than NC_ABI_CMD_SLOTS commands
+ * outstanding.
+ *
+ * Inline sends (NC_CMD_SENDI): a message of at most NC_ABI_INLINE_MAX
+ * bytes goes by PIO, not by DMA: the host writes its payload into the
+ * port's inline area of the send token it uses (sdata[token], the token
+ * being the command's cookie), then the command. The MCP copies the
+ * payload into the packet when it builds it, and the host writes that area
+ * again only after the token's SENT event: no host memory is read, no
+ * DMA waited for (docs/firmware.md "Inline sends").
  *
  * Event ring (per port, host memory, given with OPEN): event i (from 0)
  * goes to slot i % slots and carries i + 1 in its first word, so the host
@@ -28,7 +37,7 @@
 #include "nc_limits.h"
 
 #define NC_ABI_MAGIC   0x4E434142u /* "NCAB" */
-#define NC_ABI_VERSION 1u
+#define NC_ABI_VERSION 2u
 
 /* Command opcodes (word 0 of a slot). */
 #define NC_CMD_OPEN      1u /* a1 ev_bus_hi, a2 ev_bus_lo, a3 ev_slots */
@@ -52,6 +61,9 @@
                                once every child acknowledged all of it */
 #define NC_MC_MEMBER(node, port) ((uint32_t)(node) << 8 | (port))
 #define NC_MC_ROOT     0xFFFFFFFFu
+#define NC_CMD_SENDI    10u /* a1 len (<= NC_ABI_INLINE_MAX), a2 dst node << 8 | dst port,
+                               a3 cookie (the host's send token, < NC_ABI_SEND_TOKENS):
+                               the payload is in the port's sdata[cookie] */
 
 /* The send time-out (docs/firmware.md "Send time-outs"): a message whose
  * connection has made no progress (no packet acknowledged) for this long
@@ -98,6 +110,11 @@
 
 #define NC_EV_WORDS 8u     /* counter, type, status, cookie, len, src node, src port, 0 */
 #define NC_CMD_WORDS 8u
+/* The largest inline send, bytes (a multiple of 4). Where PIO stops paying:
+ * each payload word costs the host a PIO write (and the packet that much
+ * later), the DMA path costs one host-memory read and the MCP's DMA
+ * set-up and completion (docs/firmware.md "Inline sends" has the numbers). */
+#define NC_ABI_INLINE_MAX 128u
 
 /* Per-port block in SRAM. */
 struct nc_abi_port {
@@ -110,6 +127,8 @@ struct nc_abi_port {
     volatile unsigned bar_rejects; /* MCP: held barrier messages rejected at open */
     unsigned pad;
     volatile unsigned cmd[NC_ABI_CMD_SLOTS][NC_CMD_WORDS];
+    /* inline sends' payloads, one area per send token (NC_CMD_SENDI) */
+    volatile unsigned sdata[NC_ABI_SEND_TOKENS][NC_ABI_INLINE_MAX / 4];
 };
 
 struct nc_abi {
@@ -123,8 +142,9 @@ struct nc_abi {
 
 #define NC_ABI_OFF_ROUTES_VALID 16u
 #define NC_ABI_OFF_ROUTES       32u
-#define NC_ABI_OFF_PORT(p)      (NC_ABI_OFF_ROUTES + 8u * NC_ABI_MAX_NODES + \
-                                 (p) * (32u + 4u * NC_CMD_WORDS * NC_ABI_CMD_SLOTS))
+#define NC_ABI_PORT_SIZE        (32u + 4u * NC_CMD_WORDS * NC_ABI_CMD_SLOTS + \
+                                 NC_ABI_INLINE_MAX * NC_ABI_SEND_TOKENS)
+#define NC_ABI_OFF_PORT(p)      (NC_ABI_OFF_ROUTES + 8u * NC_ABI_MAX_NODES + (p) * NC_ABI_PORT_SIZE)
 #define NC_ABI_PORT_PROD  0u
 #define NC_ABI_PORT_CONS  4u
 #define NC_ABI_PORT_STATE 8u
@@ -133,6 +153,7 @@ struct nc_abi {
 #define NC_ABI_PORT_BAR_RESENT  20u
 #define NC_ABI_PORT_BAR_REJECTS 24u
 #define NC_ABI_PORT_CMD(slot) (32u + (slot) * 4u * NC_CMD_WORDS)
+#define NC_ABI_PORT_SDATA(tok) (NC_ABI_PORT_CMD(NC_ABI_CMD_SLOTS) + (tok) * NC_ABI_INLINE_MAX)
 
 /* The offsets above are what the host uses over PIO; the struct is what the
  * firmware uses. They are one layout: */
@@ -148,6 +169,8 @@ _Static_assert(offsetof(struct nc_abi_port, bar_unexp) == NC_ABI_PORT_BAR_UNEXP,
 _Static_assert(offsetof(struct nc_abi_port, bar_resent) == NC_ABI_PORT_BAR_RESENT, "bar_resent");
 _Static_assert(offsetof(struct nc_abi_port, bar_rejects) == NC_ABI_PORT_BAR_REJECTS, "bar_rejects");
 _Static_assert(offsetof(struct nc_abi_port, cmd[1]) == NC_ABI_PORT_CMD(1), "cmd slot stride");
+_Static_assert(offsetof(struct nc_abi_port, sdata[1]) == NC_ABI_PORT_SDATA(1), "inline area stride");
+_Static_assert(NC_ABI_INLINE_MAX % 4u == 0, "inline payloads are whole words");
 _Static_assert(sizeof(struct nc_abi_port) == NC_ABI_OFF_PORT(1) - NC_ABI_OFF_PORT(0), "port size");
 _Static_assert(sizeof(((struct nc_abi *)0)->routes[0]) == 1u + NC_ABI_MAX_ROUTE,
                "a route slot is a length byte and NC_ABI_MAX_ROUTE route bytes");

@@ -79,6 +79,7 @@ static int setup(void **state)
     W(SB + NC_SB_OFF_NNODES, 4);
     W(SB + NC_SB_OFF_ABI, ABI);
     W(ABI, NC_ABI_MAGIC);
+    W(ABI + 4, NC_ABI_VERSION);
     ncmds = 0;
     running = 1;
     return pthread_create(&thr, NULL, fake_mcp, NULL);
@@ -116,6 +117,10 @@ static void test_no_mcp(void **state)
     W(SB + NC_SB_OFF_READY, NC_SB_READY_MAGIC);
     assert_int_equal(nc_open_pci(&p, path, 8, 1 << 20, BUS), NC_EINVAL);
     assert_int_equal(nc_open_pci(&p, "/nonexistent/bar", 0, 1 << 20, BUS), NC_ENODEV);
+    /* an MCP of another ABI layout is not this library's */
+    W(ABI + 4, NC_ABI_VERSION - 1);
+    assert_int_equal(nc_open_pci(&p, path, 0, 1 << 20, BUS), NC_ENODEV);
+    W(ABI + 4, NC_ABI_VERSION);
 }
 
 static void test_open_routes_close(void **state)
@@ -176,18 +181,19 @@ static void test_commands_and_events(void **state)
     assert_int_equal(nc_send(p, 1, 8, buf, 16, NULL), NC_EINVAL);
     /* tokens: 16 sends, then NC_EAGAIN until an event returns one */
     for (int i = 0; i < 16; i++)
-        assert_int_equal(nc_send(p, 1, 3, buf + i, 100, &ctx), NC_OK);
+        assert_int_equal(nc_send(p, 1, 3, buf + i, 200, &ctx), NC_OK);
     assert_int_equal(nc_send_tokens(p), 0);
-    assert_int_equal(nc_send(p, 1, 3, buf, 100, NULL), NC_EAGAIN);
+    assert_int_equal(nc_send(p, 1, 3, buf, 200, NULL), NC_EAGAIN);
     while (ncmds < 18)
         usleep(100);
+    /* longer than the inline limit: the NIC fetches it by DMA */
     assert_int_equal(cmds[17][0], NC_CMD_SEND);
     assert_int_equal((uint64_t)cmds[17][1] << 32 | cmds[17][2], BUS + EVRING + 15);
-    assert_int_equal(cmds[17][3], 100);
+    assert_int_equal(cmds[17][3], 200);
     assert_int_equal(cmds[17][4], 1);
     assert_int_equal(cmds[17][5], 3);
     assert_int_equal(nc_poll(p, &ev), 0);
-    put_event(ring, 0, NC_EV_SENT, NC_ST_EPORTCLOSED, cmds[17][6], 100, 1, 3);
+    put_event(ring, 0, NC_EV_SENT, NC_ST_EPORTCLOSED, cmds[17][6], 200, 1, 3);
     assert_int_equal(nc_poll(p, &ev), 1);
     assert_int_equal(ev.type, NC_EVENT_SENT);
     assert_int_equal(ev.status, NC_EPORTCLOSED);
@@ -209,12 +215,12 @@ static void test_commands_and_events(void **state)
      * command; a send that timed out comes back NC_ETIMEDOUT */
     assert_int_equal(nc_set_send_timeout(p, NC_SEND_TIMEOUT_MAX_US + 1), NC_EINVAL);
     assert_int_equal(nc_set_send_timeout(p, 2500), NC_OK);
-    assert_int_equal(nc_send(p, 1, 3, buf, 100, &ctx), NC_OK);
+    assert_int_equal(nc_send(p, 1, 3, buf, 200, &ctx), NC_OK);
     while (ncmds < 21)
         usleep(100);
     assert_int_equal(cmds[19][0], NC_CMD_TIMEOUT);
     assert_int_equal(cmds[19][1], 2500);
-    put_event(ring, 2, NC_EV_SENT, NC_ST_ETIMEDOUT, cmds[20][6], 100, 1, 3);
+    put_event(ring, 2, NC_EV_SENT, NC_ST_ETIMEDOUT, cmds[20][6], 200, 1, 3);
     assert_int_equal(nc_poll(p, &ev), 1);
     assert_int_equal(ev.type, NC_EVENT_SENT);
     assert_int_equal(ev.status, NC_ETIMEDOUT);
@@ -259,6 +265,67 @@ static void assert_list(const uint8_t *ring, const uint32_t *c, const uint32_t *
 /* The NIC's step lists of a PE and a GB barrier (the ABI is frozen: the
  * same words as before nc_barrier_expand existed), and the list reused
  * (length 0) when it is the same as the previous one. */
+/* Sends up to the inline limit go by PIO: the payload in the token's
+ * inline area, a four-word SENDI; beyond it (or with the limit lowered),
+ * a SEND for the NIC's DMA; the command words beyond a command's own are
+ * never written (the slot keeps what an earlier command left). */
+static void test_inline_sends(void **state)
+{
+    nc_port *p;
+    nc_event ev;
+    uint8_t *buf, *ring;
+    uint32_t pb = ABI + NC_ABI_OFF_PORT(0);
+    uint8_t area[NC_INLINE_MAX];
+    int ctx;
+
+    (void)state;
+    assert_int_equal(nc_open_pci(&p, path, 0, 1 << 20, BUS), NC_OK);
+    buf = nc_alloc(p, 4096);
+    ring = buf - EVRING;
+    assert_int_equal(nc_register(p, buf, 4096), NC_OK);
+    for (unsigned i = 0; i < NC_INLINE_MAX + 1; i++)
+        buf[i] = (uint8_t)(i * 7 + 1);
+    assert_int_equal(nc_send(p, 3, 2, buf, 5, &ctx), NC_OK);
+    while (ncmds < 3)
+        usleep(100);
+    assert_int_equal(cmds[2][0], NC_CMD_SENDI);
+    assert_int_equal(cmds[2][1], 5);
+    assert_int_equal(cmds[2][2], 3u << 8 | 2u);
+    assert_true(cmds[2][3] < NC_ABI_SEND_TOKENS);
+    nc_board_read_words(&mcp, pb + NC_ABI_PORT_SDATA(cmds[2][3]), area, 5);
+    assert_memory_equal(area, buf, 5);
+    /* the largest inline send, whole, into another token's area */
+    assert_int_equal(nc_send(p, 1, 0, buf, NC_INLINE_MAX, &ctx), NC_OK);
+    while (ncmds < 4)
+        usleep(100);
+    assert_int_equal(cmds[3][0], NC_CMD_SENDI);
+    assert_int_equal(cmds[3][1], NC_INLINE_MAX);
+    assert_int_not_equal(cmds[3][3], cmds[2][3]);
+    nc_board_read_words(&mcp, pb + NC_ABI_PORT_SDATA(cmds[3][3]), area, NC_INLINE_MAX);
+    assert_memory_equal(area, buf, NC_INLINE_MAX);
+    /* one byte more: DMA */
+    assert_int_equal(nc_send(p, 1, 0, buf, NC_INLINE_MAX + 1, &ctx), NC_OK);
+    while (ncmds < 5)
+        usleep(100);
+    assert_int_equal(cmds[4][0], NC_CMD_SEND);
+    assert_int_equal(cmds[4][3], NC_INLINE_MAX + 1);
+    /* the limit: 0 sends everything by DMA, beyond the ABI's is refused */
+    assert_int_equal(nc_set_inline_max(p, NC_INLINE_MAX + 1), NC_EINVAL);
+    assert_int_equal(nc_set_inline_max(p, 0), NC_OK);
+    assert_int_equal(nc_send(p, 1, 0, buf, 1, &ctx), NC_OK);
+    while (ncmds < 6)
+        usleep(100);
+    assert_int_equal(cmds[5][0], NC_CMD_SEND);
+    assert_int_equal(cmds[5][3], 1);
+    /* an inline send completes like any other: its token comes back */
+    put_event(ring, 0, NC_EV_SENT, NC_ST_OK, cmds[2][3], 5, 3, 2);
+    assert_int_equal(nc_poll(p, &ev), 1);
+    assert_int_equal(ev.type, NC_EVENT_SENT);
+    assert_ptr_equal(ev.buf, buf);
+    assert_int_equal(ev.len, 5);
+    assert_int_equal(nc_close(p), NC_OK);
+}
+
 static void test_barrier_lists(void **state)
 {
     nc_member m[4] = { { 3, 1 }, { 0, 2 }, { 2, 0 }, { 1, 5 } };
@@ -432,8 +499,8 @@ static void test_barrier_wait_for(void **state)
     assert_int_equal(nc_send(p, 3, 0, buf, 8, &ctx), NC_OK);
     assert_int_equal(nc_send(p, 3, 0, buf + 8, 8, &ctx), NC_OK);
     commands(4);
-    put_event(ring, evi++, NC_EV_SENT, NC_ST_OK, cmds[2][6], 8, 3, 0);
-    put_event(ring, evi++, NC_EV_SENT, NC_ST_OK, cmds[3][6], 8, 3, 0);
+    put_event(ring, evi++, NC_EV_SENT, NC_ST_OK, cmds[2][3], 8, 3, 0);   /* inline sends */
+    put_event(ring, evi++, NC_EV_SENT, NC_ST_OK, cmds[3][3], 8, 3, 0);
     t0 = now_ns();
     assert_int_equal(nc_barrier_wait_for(p, &b, 5000000), NC_ETIMEDOUT);
     assert_true(now_ns() - t0 >= 5000000);
@@ -475,6 +542,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_mcp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_routes_close, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commands_and_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_inline_sends, setup, teardown),
         cmocka_unit_test_setup_teardown(test_barrier_lists, setup, teardown),
         cmocka_unit_test(test_barrier_expand),
         cmocka_unit_test_setup_teardown(test_barrier_wait_for, setup, teardown),
