@@ -84,7 +84,9 @@
  * completes) and delivers nothing; its slot is reused when none is free. */
 enum { G_FREE, G_ROOT, G_MEMBER, G_CLOSED };
 
-struct mcsend { uint32_t hi, lo, len, cookie; };
+/* a message to multicast: at hi:lo in host memory, or inline (nc_abi.h
+ * NC_MC_OP_SENDI) at SRAM address lo */
+struct mcsend { uint32_t hi, lo, len, cookie, inl; };
 
 struct mgroup {
     uint8_t role, port, nset, stall;
@@ -284,6 +286,15 @@ static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
     h->pad2[1] = g->rootm;
     h->ack = h->epoch = 0;
     g->activity = 1;
+    if (g->msg.inl && len) {
+        /* inline: the payload is in SRAM already (whole words) */
+        const uint32_t *from = (const uint32_t *)(uintptr_t)(g->msg.lo + off);
+        uint32_t *to = (uint32_t *)(h + 1);
+
+        for (uint32_t w = 0; w < (len + 3u) / 4u; w++)
+            to[w] = from[w];
+        len = 0;
+    }
     if (!len) {
         send_to_next_child(b, false);   /* mc_pump runs in done callbacks too */
         return true;
@@ -430,18 +441,22 @@ static void child_ack(uint32_t src, const struct nc_pkt *h)
     mc_pump(g);
 }
 
-static void mc_send(uint32_t pi, const uint32_t *a)
+/* NC_MC_OP_SEND, or with inl NC_MC_OP_SENDI (the payload in the port's
+ * inline area of the host's token: nothing of host memory to check) */
+static void mc_send(uint32_t pi, const uint32_t *a, bool inl)
 {
     struct mgroup *g = mc_find(a[2]);
-    uint32_t hi = a[3], lo = a[4], len = a[5], cookie = a[6], st = NC_ST_OK;
+    uint32_t hi = inl ? 0 : a[3], len = inl ? a[3] : a[5], cookie = inl ? a[4] : a[6];
+    uint32_t lo = inl ? 0 : a[4], st = NC_ST_OK;
 
     if (!g || g->role != G_ROOT)
         st = g && g->port != pi ? NC_ST_EPERM : NC_ST_EINVAL;
     else if (g->port != pi)
         st = NC_ST_EPERM;
-    else if (len > NC_ABI_MAX_MSG)
+    else if (len > (inl ? NC_ABI_INLINE_MAX : NC_ABI_MAX_MSG) ||
+             (inl && cookie >= NC_ABI_SEND_TOKENS))
         st = NC_ST_EINVAL;
-    else if (len && !port_mem_ok(pi, hi, lo, len))
+    else if (!inl && len && !port_mem_ok(pi, hi, lo, len))
         st = NC_ST_EFAULT;
     else if (g->qn == MC_QUEUE)
         st = NC_ST_ENORES;
@@ -449,7 +464,9 @@ static void mc_send(uint32_t pi, const uint32_t *a)
         port_event_group(pi, port_gen(pi), NC_EV_SENT, st, cookie, 0, 0, 0, a[2]);
         return;
     }
-    g->q[(g->qhead + g->qn++) % MC_QUEUE] = (struct mcsend){ hi, lo, len, cookie };
+    if (inl)
+        lo = (uint32_t)(uintptr_t)port_abi(pi)->sdata[cookie];
+    g->q[(g->qhead + g->qn++) % MC_QUEUE] = (struct mcsend){ hi, lo, len, cookie, inl };
     next_message(g);
     mc_pump(g);
 }
@@ -790,7 +807,9 @@ static void mc_cmd(uint32_t pi, const uint32_t *a)
     case NC_MC_OP_SET:
         return mc_set(pi, a);
     case NC_MC_OP_SEND:
-        return mc_send(pi, a);
+        return mc_send(pi, a, false);
+    case NC_MC_OP_SENDI:
+        return mc_send(pi, a, true);
     case NC_MC_OP_DEL: {
         struct mgroup *g = mc_find(a[2]);
 

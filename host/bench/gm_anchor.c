@@ -20,10 +20,12 @@
  *                           prints the rate it receives at (as above); the
  *                           two-way rate is their sum:
  *                             gm bidir node=N len=L count=C MBps=X
- *   cpu N                   the host time libnicoll spends per message,
+ *   cpu N [LEN]             the host time libnicoll spends per message,
  *                           measured as tests/nicoll/host_charge does (every
  *                           event already in the ring when it is taken):
- *                           node 0 posts N sends of 64 B (send), later takes
+ *                           node 0 posts N sends of LEN bytes (default 64;
+ *                           up to the inline limit their payload is PIO
+ *                           the host pays for) (send), later takes
  *                           their N SENT events (sent); node 1 takes the N
  *                           RECV events (recv) and gives the N buffers back
  *                           (provide). Each prints its per-message ns:
@@ -229,15 +231,15 @@ static int stream(int argc, char **argv, bool both)
 static int cpu(int argc, char **argv)
 {
     unsigned n = argc > 2 ? (unsigned)atoi(argv[2]) : 16;
-    const size_t len = 64;
+    const size_t len = argc > 3 ? (size_t)atoi(argv[3]) : 64;
     nc_port *p = open0();
     uint8_t *buf;
     nc_event ev;
     uint64_t t0, t1, t2;
     unsigned got = 0;
 
-    if (n < 1 || n > NSEND) {
-        nc_host_printf("FAIL cpu N: 1..%u\n", NSEND);
+    if (n < 1 || n > NSEND || len < 1 || len > 65536) {
+        nc_host_printf("FAIL cpu N [LEN]: N 1..%u, LEN 1..65536\n", NSEND);
         return 2;
     }
     buf = region(p, n * len);
@@ -295,6 +297,6 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "cpu"))
         return cpu(argc, argv);
     nc_host_printf("usage: gm_anchor pingpong ITERS SIZE... | stream COUNT LEN | "
-                   "bidir COUNT LEN | cpu N\n");
+                   "bidir COUNT LEN | cpu N [LEN]\n");
     return 2;
 }

@@ -380,6 +380,15 @@ static bool registered(const nc_port *p, const void *buf, size_t len)
     return false;
 }
 
+/* An inline payload into the inline area of send token k (whole words). */
+static void write_inline(nc_port *p, unsigned k, const void *buf, size_t len)
+{
+    uint8_t words[NC_ABI_INLINE_MAX] = { 0 };
+
+    memcpy(words, buf, len);
+    p->be->write_block(p->be, p->pbase + NC_ABI_PORT_SDATA(k), words, (uint32_t)(len + 3) & ~3u);
+}
+
 int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t len, void *ctx)
 {
     uint32_t w[NC_CMD_WORDS] = { NC_CMD_SEND };
@@ -399,13 +408,8 @@ int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t le
          * token's until its SENT event. Memory the port did not register
          * goes the DMA way, where the NIC refuses it (NC_EFAULT event), as
          * for any size. */
-        if (len) {
-            uint8_t words[NC_ABI_INLINE_MAX] = { 0 };
-
-            memcpy(words, buf, len);
-            p->be->write_block(p->be, p->pbase + NC_ABI_PORT_SDATA((unsigned)k), words,
-                               (uint32_t)(len + 3) & ~3u);
-        }
+        if (len)
+            write_inline(p, (unsigned)k, buf, len);
         w[0] = NC_CMD_SENDI;
         w[1] = (uint32_t)len;
         w[2] = node << 8 | port;
@@ -743,6 +747,14 @@ int nc_mcast(nc_port *p, uint32_t group, const void *buf, size_t len, void *ctx)
     if ((k = take(p->stok, NC_ABI_SEND_TOKENS, &p->nsend)) < 0)
         return NC_EAGAIN;
     p->stok[k] = (struct tok){ true, ctx, (void *)buf, len, 0, 0 };
+    if (len && len <= p->inline_max && registered(p, buf, len)) {
+        /* small: inline, as nc_send (NC_MC_OP_SENDI) */
+        write_inline(p, (unsigned)k, buf, len);
+        w[1] = NC_MC_OP_SENDI;
+        w[3] = (uint32_t)len;
+        w[4] = (uint32_t)k;
+        return command(p, w, 5);
+    }
     w[3] = (uint32_t)(bus >> 32);
     w[4] = (uint32_t)bus;
     w[5] = (uint32_t)len;

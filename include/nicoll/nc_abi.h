@@ -59,6 +59,9 @@
 #define NC_MC_OP_SEND  3u   /* a2 group id, a3 bus_hi, a4 bus_lo, a5 len, a6 cookie: from
                                the root to every child; NC_EV_SENT (word 7 the group id)
                                once every child acknowledged all of it */
+#define NC_MC_OP_SENDI 4u   /* a2 group id, a3 len (<= NC_ABI_INLINE_MAX), a4 cookie (the
+                               host's send token): NC_MC_OP_SEND of an inline payload, in
+                               the port's sdata[cookie] (as NC_CMD_SENDI) */
 #define NC_MC_MEMBER(node, port) ((uint32_t)(node) << 8 | (port))
 #define NC_MC_ROOT     0xFFFFFFFFu
 #define NC_CMD_SENDI    10u /* a1 len (<= NC_ABI_INLINE_MAX), a2 dst node << 8 | dst port,
