@@ -269,6 +269,7 @@ void mr_hosts_init(MyrinetState *m)
             .pio_read_block = host_pio_read_block,
             .route = host_route,
             .compute = host_compute,
+            .profile_path = m->profile_path,
         };
         struct hostrt_costs c = {
             .pio_read_ps = pp->pci_pio_read_ps,
