@@ -92,5 +92,5 @@ $(NCL_T)/test_nicoll: tests/nicoll/test_nicoll.c $(NCL_PCI_SRCS) $(NCL_LIB_HDRS)
 	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) $< $(NCL_PCI_SRCS) $(COMMON_LIB) -lcmocka -lpthread -o $@
 
 .PHONY: run
-run: $(FW_DIR)/mcp.img $(NCL_T)/host_nicoll.so $(BUILD)/bench/r7_barrier.so $(BUILD)/share/nicoll/nicoll.lua $(BIN)/lanai-run emu-build
+run: $(FW_DIR)/mcp.img $(NCL_T)/host_nicoll.so $(BUILD)/bench/r7_barrier.so $(BUILD)/bench/r2_bcast.so $(BUILD)/share/nicoll/nicoll.lua $(BIN)/lanai-run emu-build
 	@bash tests/nicoll/run
