@@ -224,6 +224,10 @@ static void myrinet_init(MachineState *ms)
             usage_error("deadlock-after '%s': must be longer than 0",
                         m->deadlock_after);
         }
+        if (m->board_dir && *m->board_dir) {
+            usage_error("deadlock-after: not with board-dir (an outside "
+                        "host may act at any time)");
+        }
     }
 
     build_topology(m);
