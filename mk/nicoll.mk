@@ -17,7 +17,7 @@ FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/
 # -O3 rather than -O2: 3-7% fewer instructions per barrier (mcp_profile).
 FW_CFLAGS := -O3 -mcmodel=small -Wall $(CONTRACT_INC) -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
 FW_LDFLAGS := -Wl,--mem-size,2M
-NCL_BAR_SRCS := host/lib/nc_barrier_spec.c host/lib/nc_group.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
+NCL_BAR_SRCS := host/lib/nc_barrier_spec.c host/lib/nc_group.c host/lib/nc_postal.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
 NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c host/lib/nc_hmcast.c $(NCL_BAR_SRCS)
 NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h host/lib/nc_vfio.h host/lib/nc_group.h $(CONTRACT_HDRS) \
                 ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
@@ -92,5 +92,5 @@ $(NCL_T)/test_nicoll: tests/nicoll/test_nicoll.c $(NCL_PCI_SRCS) $(NCL_LIB_HDRS)
 	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) $< $(NCL_PCI_SRCS) $(COMMON_LIB) -lcmocka -lpthread -o $@
 
 .PHONY: run
-run: $(FW_DIR)/mcp.img $(NCL_T)/host_nicoll.so $(BUILD)/bench/r7_barrier.so $(BUILD)/share/nicoll/nicoll.lua $(BIN)/lanai-run emu-build
+run: $(FW_DIR)/mcp.img $(NCL_T)/host_nicoll.so $(BUILD)/bench/r7_barrier.so $(BUILD)/bench/r2_bcast.so $(BUILD)/share/nicoll/nicoll.lua $(BIN)/lanai-run emu-build
 	@bash tests/nicoll/run

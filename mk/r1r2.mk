@@ -41,3 +41,10 @@ bench: $(R12_DEPS)
 .PHONY: bench-r1r2
 bench-r1r2: $(R12_DEPS)
 	@R1_COUNT=$${R1_COUNT:-200} R2_COUNT=$${R2_COUNT:-10} bash host/bench/r1r2 $(BUILD)/bench
+
+# The postal table of a profile (host/bench/postal-table; docs/multicast.md):
+# measured once per profile and committed beside it, PROFILE.postal.
+.PHONY: postal-table
+postal-table: $(R12_B)/r1_multisend.so $(R12_B)/postal_lambda $(FW_DIR)/mcp.img $(FW_DIR)/mcp_1m.img $(BIN)/lanai-run
+	@[ -n "$(PROFILE)" ] || { echo "make postal-table PROFILE=NAME (a name in lanai-emu/profiles)"; exit 2; }
+	@bash host/bench/postal-table $(PROFILE)

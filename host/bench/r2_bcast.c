@@ -12,7 +12,9 @@
  *                           node's host receives the whole message and
  *                           sends it on to its children
  *            nic-TREE       nc_mcast on a group from nc_group_create with
- *                           the tree TREE: postal:L (lambda L, 1..64),
+ *                           the tree TREE: postal:L (lambda L, 1..64; 0:
+ *                           the profile's postal table for the first
+ *                           SIZE, named postal:L by the lambda it gives),
  *                           binomial, kbinomial:K (K >= 1) or flat (the
  *                           root's NIC sends to every other node); inner
  *                           members' NICs forward
@@ -72,7 +74,8 @@ static int parse_tree(const char *arg)
         const char *num = strchr(arg, ':') + 1;
 
         v = strtoul(num, &end, 10);
-        if (*num == '\0' || *end || v < 1 || (arg[0] == 'p' && v > 64) || v > 1024)
+        if (*num == '\0' || *end || (v < 1 && arg[0] != 'p') || (arg[0] == 'p' && v > 64) ||
+            v > 1024)
             return -1;
         tree.kind = arg[0] == 'p' ? NC_TREE_POSTAL : NC_TREE_KBINOMIAL;
         tree.lambda = arg[0] == 'p' ? (unsigned)v : 0;
@@ -164,7 +167,7 @@ int main(int argc, char **argv)
     path = strcmp(argv[1], "host-binomial") ? NIC_TREE : HOST_BINOMIAL;
     const char *tname = path == NIC_TREE ? argv[1] + 4 : "binomial";
     if (path == NIC_TREE && parse_tree(tname)) {
-        nc_host_printf("FAIL r2: PATH '%s': the tree must be postal:L (L 1..64), binomial, "
+        nc_host_printf("FAIL r2: PATH '%s': the tree must be postal:L (L 1..64; 0: the profile's), binomial, "
                        "kbinomial:K (K >= 1) or flat\n", argv[1]);
         return 2;
     }
@@ -190,6 +193,21 @@ int main(int argc, char **argv)
                        path == NIC_TREE && tree.kind == NC_TREE_FLAT ? NC_GROUP_MAX_CHILDREN + 1
                                                                      : NC_BARRIER_MAX_MEMBERS, nn);
         return 2;
+    }
+    /* postal:0: lambda from the profile's postal table, for the first
+     * size's class (nc_postal_lambda); the series is named by it */
+    char tbuf[32];
+    if (path == NIC_TREE && tree.kind == NC_TREE_POSTAL && tree.lambda == 0) {
+        char why[512];
+        unsigned l;
+
+        tree.size = nsizes ? size[0] : 0;
+        if (nc_postal_lambda(tree.size, &l, why, sizeof why)) {
+            nc_host_printf("FAIL r2: postal:0: %s\n", why);
+            return 2;
+        }
+        snprintf(tbuf, sizeof tbuf, "postal:%u", l);
+        tname = tbuf;
     }
     for (unsigned i = 0; i < nn; i++)
         members[i] = (nc_member){ (uint16_t)i, 0 };

@@ -34,6 +34,12 @@ struct nc_backend {
     void (*close)(struct nc_backend *be);
 };
 
+/* The platform profile file of this host (the emulator's --profile; on a
+ * real cluster the environment's NICOLL_PROFILE), or NULL: where measured
+ * tables such as the postal one are found (nc_postal.c). One per build of
+ * libnicoll: nc_backend_emu.c and nc_backend_pci.c each define it. */
+const char *nc_backend_profile(void);
+
 struct nc_backend *nc_backend_emu(void);
 struct nc_backend *nc_backend_pci(const char *bar, size_t arena, uint64_t bus_base,
                                   char *err, size_t errlen);

@@ -46,6 +46,11 @@ struct nc_backend *nc_backend_emu(void)
     return &emu;
 }
 
+const char *nc_backend_profile(void)
+{
+    return nc_host_profile();
+}
+
 /* nc_open: the emu backend is the default of a host program. */
 int nc_open(nc_port **out, unsigned port)
 {

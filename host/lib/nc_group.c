@@ -110,11 +110,16 @@ static int build(const nc_member *members, unsigned n, unsigned root, const nc_t
         rc = tree->k >= 1 && nc_kbin_tree(t, n, tree->k, &steps) == NC_TREE_OK ? NC_OK
                                                                                : NC_EINVAL;
         break;
-    case NC_TREE_POSTAL:
-        /* lambda 0 (from the profile's costs) is not derived yet: refused */
-        rc = tree->lambda >= 1 && tree->lambda <= NC_MAX_LAMBDA &&
-             nc_postal_tree(t, n, tree->lambda, &steps) == NC_TREE_OK ? NC_OK : NC_EINVAL;
+    case NC_TREE_POSTAL: {
+        /* lambda 0: the platform's, for this message size (nc_postal.c) */
+        unsigned lambda = tree->lambda;
+
+        if (lambda == 0 && nc_postal_lambda(tree->size, &lambda, NULL, 0) != NC_OK)
+            lambda = 0;
+        rc = lambda >= 1 && lambda <= NC_MAX_LAMBDA &&
+             nc_postal_tree(t, n, lambda, &steps) == NC_TREE_OK ? NC_OK : NC_EINVAL;
         break;
+    }
     default:
         rc = NC_EINVAL;
     }

@@ -247,8 +247,9 @@ int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_memb
  * its parent's unless the parent is the root, so concurrent multicasts
  * from different roots cannot deadlock on receive tokens.
  *   NC_TREE_POSTAL     latency-optimal (Bar-Noy/Kipnis) for the ratio lambda
- *                      (1 .. 64); lambda 0, derived from the profile, is not
- *                      done yet: NC_EINVAL
+ *                      (1 .. 64); lambda 0: from the profile's postal table
+ *                      for messages of 'size' bytes (nc_postal_lambda;
+ *                      NC_EINVAL when there is no valid table)
  *   NC_TREE_BINOMIAL   binomial (ref/tree nc_binomial_tree)
  *   NC_TREE_KBINOMIAL  k-binomial, k >= 1 (seed 001; k large: binomial)
  *   NC_TREE_FLAT       every member a child of the root (multisend)
@@ -265,7 +266,18 @@ typedef struct nc_tree_spec {
     unsigned k;          /* NC_TREE_KBINOMIAL: k >= 1 */
     unsigned lambda;     /* NC_TREE_POSTAL: the fan-out ratio; 0 = derived from the profile */
     const int *parent;   /* NC_TREE_LIST: parent index per member, -1 for the root */
+    size_t size;         /* NC_TREE_POSTAL, lambda 0: the message size the tree is
+                            for (its size class in the postal table) */
 } nc_tree_spec;
+/* The postal lambda for messages of len bytes on this host's platform:
+ * from the table measured once per profile (PROFILE.postal beside the
+ * profile file, made by `make postal-table PROFILE=...`; docs/multicast.md),
+ * the row of the smallest size class >= len (the largest beyond it).
+ * NC_OK, or NC_EINVAL with the reason in why (no profile, no table, a bad
+ * row: file and line named). nc_postal_lambda_from reads a given table. */
+int nc_postal_lambda(size_t len, unsigned *lambda, char *why, size_t whylen);
+int nc_postal_lambda_from(const char *table, size_t len, unsigned *lambda, char *why,
+                          size_t whylen);
 #define NC_GROUP_MAX_MEMBERS  1024u
 #define NC_GROUP_MAX_CHILDREN 32u
 /* Every member calls it with the same arguments; members[root] is the

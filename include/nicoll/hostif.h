@@ -24,6 +24,12 @@ unsigned nc_host_nodes(void);
  * cluster gets them from its mapper. Free of charge (configuration). */
 int nc_host_route(unsigned dst, uint8_t *route, size_t max);
 
+/* The platform profile file this host's costs come from (lanai-run
+ * --profile; docs/profiles.md), or NULL when it has none. libnicoll finds
+ * the profile's measured tables beside it (the postal table,
+ * docs/multicast.md). Free of charge (configuration). */
+const char *nc_host_profile(void);
+
 /* The host's clock, in nanoseconds of virtual time. */
 uint64_t nc_host_now_ns(void);
 

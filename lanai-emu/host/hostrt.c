@@ -207,6 +207,7 @@ bool hostrt_mem_write(struct hostrt *h, uint64_t bus, const void *buf, uint32_t 
 unsigned nc_host_node(void) { return cur->node; }
 unsigned nc_host_nodes(void) { return cur->nodes; }
 uint64_t nc_host_now_ns(void) { return cur->now_ps / 1000; }
+const char *nc_host_profile(void) { return cur->m.profile_path; }
 
 int nc_host_route(unsigned dst, uint8_t *route, size_t max)
 {

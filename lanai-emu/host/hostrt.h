@@ -44,6 +44,9 @@ struct hostrt_machine {
     /* Optional (NULL: none), for traces: the host computes (the program's
      * nc_host_compute_ns) from t_ps for dur_ps. */
     void (*compute)(void *opaque, unsigned node, uint64_t t_ps, uint64_t dur_ps);
+    /* Optional (NULL: none): the profile file the costs come from, for
+     * nc_host_profile. */
+    const char *profile_path;
 };
 
 /* Host costs, from the platform profile (picoseconds). */

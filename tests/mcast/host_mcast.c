@@ -43,7 +43,7 @@
  *       until the closed member is given up, NC_ETIMEDOUT from then on.
  *       Prints "reopen root: A NC_OK, B NC_ETIMEDOUT" and
  *       "reopen member done got=N stale=S failures=F".
- *   conc SEED NROOTS KIND NMSG MAXLEN [cyclic]
+ *   conc SEED NROOTS KIND NMSG MAXLEN [cyclic|ordered]
  *       concurrent multicasts from different roots on the same NICs: node
  *       r < NROOTS is the root of group GROUP+r over every node's port 0
  *       (KIND as for tree), each node gives its port ONE receive buffer at
@@ -55,16 +55,24 @@
  *       group 1: 2<-3, 1<-2, 0<-3: node 1 below node 2, against the ID
  *       order) and a send time-out of CYCLIC_TIMEOUT_US; the root's SENT
  *       status is accepted as it comes and printed, a member's missing
- *       message ends it ("conc stuck group G k K").
+ *       message ends it ("conc stuck group G k K"). With "ordered": the
+ *       same roots, send time-out and buffers, but group 1's tree keeps
+ *       the ID order (0<-3, 1<-0, 2<-1): every SENT must be NC_OK.
  *   api SEED
  *       (node 0 only) nc_group_tree without a NIC: every kind over 2..200
  *       members in a seeded order keeps the ID-ordered rule, is a tree
  *       (every member reaches the root) and gives no member more than
  *       NC_GROUP_MAX_CHILDREN children; a list breaking the rule, a cycle,
- *       two roots, postal with lambda 0 and a flat tree over 40 members are
+ *       two roots, postal with lambda 65 and a flat tree over 40 members are
  *       refused with NC_EINVAL; the unordered list kind takes the list the
  *       ordered one refused, and the checker above finds its violation
  *       (the check shown failing). Prints "api done failures=F".
+ *   postal SEED
+ *       (node 0 only) postal trees with lambda 0: the lambda of each of a
+ *       list of sizes from the profile's postal table ("postal size=S
+ *       lambda=L"), the lambda-0 tree equal to postal:L's, nc_group_create
+ *       taking it; with no valid table "postal table refused: WHY" and
+ *       nc_group_create refusing lambda 0. Prints "postal done failures=F".
  *   perm SEED
  *       node 0's port 0 creates a group; port 1 of the same NIC tries to
  *       multicast on it, to set it and to destroy it: each refused with
@@ -274,7 +282,7 @@ static bool tree_spec(const char *kind, nc_tree_spec *spec, int *parent)
 
     if (colon)
         v = (unsigned)atoi(colon + 1);
-    *spec = (nc_tree_spec){ NC_TREE_BINOMIAL, 0, 0, NULL };
+    *spec = (nc_tree_spec){ NC_TREE_BINOMIAL, 0, 0, NULL, 0 };
     if (!strcmp(kind, "binomial"))
         return true;
     if (!strcmp(kind, "flat"))
@@ -519,7 +527,11 @@ static int conc(int argc, char **argv)
     const char *kind = argc > 4 ? argv[4] : "binomial";
     unsigned nmsg = argc > 5 ? (unsigned)atoi(argv[5]) : 20;
     size_t maxlen = argc > 6 ? strtoul(argv[6], NULL, 0) : 4096;
+    /* the pair of roots 0 and 3 (4 nodes): trees crossing (cyclic) or the
+     * same setting with ID-ordered trees (ordered) */
     bool cyclic = argc > 7 && !strcmp(argv[7], "cyclic");
+    bool ordered = argc > 7 && !strcmp(argv[7], "ordered");
+    bool pair = cyclic || ordered;
     static nc_member members[NC_GROUP_MAX_MEMBERS];
     static int list[MAX_ROOTS][NC_GROUP_MAX_MEMBERS];
     unsigned got[MAX_ROOTS] = { 0 }, sent = 0, want = 0, total = 0, timedout = 0;
@@ -529,36 +541,40 @@ static int conc(int argc, char **argv)
     int rc;
 
     if (nn < 2 || nroots < 1 || nroots > MAX_ROOTS || nroots > nn || maxlen > 65536 ||
-        (cyclic && (nn != 4 || nroots != 2))) {
+        (argc > 7 && !pair) || (pair && (nn != 4 || nroots != 2))) {
         nc_host_printf("FAIL conc: bad arguments (nodes %u, roots %u, maxlen %zu%s)\n", nn,
-                       nroots, maxlen, cyclic ? ", cyclic needs 4 nodes and 2 roots" : "");
+                       nroots, maxlen,
+                       argc > 7 && !pair ? ", the last one is cyclic or ordered"
+                       : pair ? ", cyclic and ordered need 4 nodes and 2 roots" : "");
         return 2;
     }
     for (unsigned i = 0; i < nn; i++)
         members[i] = (nc_member){ (uint16_t)i, 0 };
     p = open_port(0);
-    if (cyclic && (rc = nc_set_send_timeout(p, CYCLIC_TIMEOUT_US)) != NC_OK)
+    if (pair && (rc = nc_set_send_timeout(p, CYCLIC_TIMEOUT_US)) != NC_OK)
         FAIL("nc_set_send_timeout: %s\n", nc_strerror(rc));
     for (unsigned r = 0; r < nroots; r++) {
         nc_tree_spec spec;
         static const int cyc[2][4] = { { -1, 0, 1, 0 }, { 3, 2, 3, -1 } };
+        /* group 1 without the crossing: 0<-3, 1<-0, 2<-1 */
+        static const int ord[2][4] = { { -1, 0, 1, 0 }, { 3, 0, 1, -1 } };
 
-        if (cyclic) {
+        if (pair) {
             for (unsigned i = 0; i < 4; i++)
-                list[r][i] = cyc[r][i];
-            spec = (nc_tree_spec){ NC_TREE_LIST_UNORDERED, 0, 0, list[r] };
+                list[r][i] = cyclic ? cyc[r][i] : ord[r][i];
+            spec = (nc_tree_spec){ cyclic ? NC_TREE_LIST_UNORDERED : NC_TREE_LIST, 0, 0, list[r], 0 };
         } else if (!tree_spec(kind, &spec, list[r])) {
             FAIL("conc: bad kind %s\n", kind);
             return 2;
         }
         /* group r's root: node r (node 3 for the cyclic run's group 1) */
-        if ((rc = nc_group_create(p, GROUP + r, members, nn, cyclic && r ? 3 : r, &spec)) != NC_OK)
+        if ((rc = nc_group_create(p, GROUP + r, members, nn, pair && r ? 3 : r, &spec)) != NC_OK)
             FAIL("nc_group_create %u: %s\n", r, nc_strerror(rc));
     }
     int myroot = -1;
 
     for (unsigned r = 0; r < nroots; r++)
-        if ((cyclic && r ? 3u : r) == me)
+        if ((pair && r ? 3u : r) == me)
             myroot = (int)r;
     for (unsigned r = 0; r < nroots; r++)
         if ((int)r != myroot)
@@ -656,10 +672,10 @@ static int api(void)
     static nc_member m[NC_GROUP_MAX_MEMBERS];
     static int parent[NC_GROUP_MAX_MEMBERS], list[NC_GROUP_MAX_MEMBERS];
     const nc_tree_spec kinds[] = {
-        { NC_TREE_BINOMIAL, 0, 0, NULL }, { NC_TREE_KBINOMIAL, 1, 0, NULL },
-        { NC_TREE_KBINOMIAL, 2, 0, NULL }, { NC_TREE_KBINOMIAL, 3, 0, NULL },
-        { NC_TREE_POSTAL, 0, 1, NULL }, { NC_TREE_POSTAL, 0, 2, NULL },
-        { NC_TREE_POSTAL, 0, 5, NULL },
+        { NC_TREE_BINOMIAL, 0, 0, NULL, 0 }, { NC_TREE_KBINOMIAL, 1, 0, NULL, 0 },
+        { NC_TREE_KBINOMIAL, 2, 0, NULL, 0 }, { NC_TREE_KBINOMIAL, 3, 0, NULL, 0 },
+        { NC_TREE_POSTAL, 0, 1, NULL, 0 }, { NC_TREE_POSTAL, 0, 2, NULL, 0 },
+        { NC_TREE_POSTAL, 0, 5, NULL, 0 },
     };
     unsigned checked = 0;
 
@@ -698,7 +714,7 @@ static int api(void)
         m[i] = (nc_member){ (uint16_t)i, 0 };
         list[i] = (int)i - 1;
     }
-    nc_tree_spec l = { NC_TREE_LIST, 0, 0, list };
+    nc_tree_spec l = { NC_TREE_LIST, 0, 0, list, 0 };
     if (nc_group_tree(m, 6, 0, &l, parent) != NC_OK || tree_broken(m, 6, 0, parent, true))
         FAIL("api: an ordered chain was refused or broken\n");
     list[2] = 3, list[3] = 1;
@@ -717,19 +733,74 @@ static int api(void)
     list[1] = 0, list[2] = -1;  /* two roots */
     if (nc_group_tree(m, 6, 0, &l, parent) != NC_EINVAL)
         FAIL("api: two roots were not refused\n");
-    nc_tree_spec bad[] = { { NC_TREE_POSTAL, 0, 0, NULL }, { NC_TREE_KBINOMIAL, 0, 0, NULL },
-                           { NC_TREE_FLAT, 0, 0, NULL }, { NC_TREE_LIST, 0, 0, NULL } };
+    nc_tree_spec bad[] = { { NC_TREE_POSTAL, 0, 65, NULL, 0 }, { NC_TREE_KBINOMIAL, 0, 0, NULL, 0 },
+                           { NC_TREE_FLAT, 0, 0, NULL, 0 }, { NC_TREE_LIST, 0, 0, NULL, 0 } };
     for (unsigned i = 0; i < 40; i++)
         m[i] = (nc_member){ (uint16_t)i, 0 };
     for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++)
         if (nc_group_tree(m, 40, 0, &bad[k], parent) != NC_EINVAL)
-            FAIL("api: bad spec %u (postal lambda 0, k 0, flat over 40, list without parents) "
+            FAIL("api: bad spec %u (postal lambda 65, k 0, flat over 40, list without parents) "
                  "not refused\n", k);
     m[7] = m[3];
     if (nc_group_tree(m, 10, 0, &kinds[0], parent) != NC_EINVAL)
         FAIL("api: a member twice was not refused\n");
     nc_host_printf("api: %u trees checked\n", checked);
     nc_host_printf("api done failures=%d\n", failures);
+    return failures != 0;
+}
+
+/* postal: lambda 0 takes the profile's postal table (host/lib/nc_postal.c).
+ * Node 0 prints each size's lambda, checks that the lambda-0 tree for that
+ * size is the tree of that lambda, and that nc_group_create takes it; with
+ * no valid table it prints why and checks that nc_group_create refuses
+ * lambda 0 (NC_EINVAL). */
+static int postal(void)
+{
+    static const size_t sizes[] = { 0, 4, 100, 128, 256, 512, 1024, 2048, 3000, 4096, 8192,
+                                    16384, 65536 };
+    static nc_member m[16];
+    static int pa[16], pb[16];
+    char why[512];
+    unsigned lambda;
+    nc_port *p;
+    int rc;
+
+    if (me != 0)
+        return 0;
+    for (unsigned i = 0; i < 16; i++)
+        m[i] = (nc_member){ (uint16_t)i, 0 };
+    p = open_port(0);
+    if (nc_postal_lambda(0, &lambda, why, sizeof why) != NC_OK) {
+        nc_tree_spec s0 = { NC_TREE_POSTAL, 0, 0, NULL, 64 };
+
+        nc_host_printf("postal table refused: %s\n", why);
+        rc = nc_group_create(p, GROUP, m, nn, 0, &s0);
+        nc_host_printf("postal: nc_group_create with lambda 0: %s\n", nc_strerror(rc));
+        if (rc != NC_EINVAL)
+            FAIL("postal: lambda 0 without a valid table was not refused\n");
+        nc_close(p);
+        nc_host_printf("postal done failures=%d\n", failures);
+        return failures != 0;
+    }
+    for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        nc_tree_spec s0 = { NC_TREE_POSTAL, 0, 0, NULL, sizes[i] };
+        nc_tree_spec sl = { NC_TREE_POSTAL, 0, 0, NULL, 0 };
+
+        if ((rc = nc_postal_lambda(sizes[i], &lambda, why, sizeof why)) != NC_OK) {
+            FAIL("postal: size %zu: %s\n", sizes[i], why);
+            continue;
+        }
+        sl.lambda = lambda;
+        nc_host_printf("postal size=%zu lambda=%u\n", sizes[i], lambda);
+        if (nc_group_tree(m, 16, 0, &s0, pa) != NC_OK || nc_group_tree(m, 16, 0, &sl, pb) != NC_OK ||
+            memcmp(pa, pb, sizeof pa))
+            FAIL("postal: size %zu: the lambda-0 tree is not postal:%u's\n", sizes[i], lambda);
+    }
+    nc_tree_spec s0 = { NC_TREE_POSTAL, 0, 0, NULL, 4096 };
+    if ((rc = nc_group_create(p, GROUP, m, nn, 0, &s0)) != NC_OK)
+        FAIL("postal: nc_group_create with lambda 0: %s\n", nc_strerror(rc));
+    nc_close(p);
+    nc_host_printf("postal done failures=%d\n", failures);
     return failures != 0;
 }
 
@@ -803,6 +874,8 @@ int main(int argc, char **argv)
         return conc(argc, argv);
     if (!strcmp(mode, "reopen"))
         return reopen(argc, argv);
+    if (!strcmp(mode, "postal"))
+        return postal();
     nc_host_printf("FAIL unknown mode '%s'\n", mode);
     return 2;
 }

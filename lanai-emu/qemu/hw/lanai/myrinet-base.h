@@ -140,6 +140,7 @@ struct MyrinetState {
     char *topology, *profile_path, *program, *faults, *pcap, *trace;
     const char *firmware;          /* MachineState.firmware */
     char *time_limit, *host_mem, *args;
+    char *deadlock_after;          /* deadlock-after: the no-progress detector */
     char *board_dir;               /* board-dir: a node for an outside host */
     uint32_t board_node;
     uint64_t seed;
@@ -158,6 +159,12 @@ struct MyrinetState {
     uint64_t host_mem_bytes;
     struct MrExt *ext;             /* board-dir's node (myrinet-ext.c), or NULL */
     uint64_t limit_ps;
+    uint64_t stall_ps;             /* deadlock-after (0: off; myrinet-stall.c) */
+    uint64_t progress_ps;          /* virtual time of the last progress */
+    unsigned hosts_done;           /* host programs that had returned then */
+    unsigned hosts_loading;        /* hosts still loading their firmware */
+    bool stall_packets;            /* MYRINET_STALL_PACKETS=1: every packet a NIC
+                                      sends is progress (negative tests only) */
 
     /* time */
     uint64_t lookahead_ps;
@@ -198,6 +205,14 @@ static inline int mr_order_cmp(gconstpointer a, gconstpointer b)
         return x->node < y->node ? -1 : 1;
     }
     return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The run made progress at t_ps (myrinet-stall.c says what counts). */
+static inline void mr_progress(MyrinetState *m, uint64_t t_ps)
+{
+    if (t_ps > m->progress_ps) {
+        m->progress_ps = t_ps;
+    }
 }
 
 /* myrinet-time.c */

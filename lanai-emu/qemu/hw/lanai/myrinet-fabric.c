@@ -140,6 +140,9 @@ void mr_transmit(MrNode *n, uint64_t t_ps, const uint8_t *pkt, size_t len)
         .pkt = g_memdup2(pkt, len),
     };
     g_array_append_val(m->tx, tx);
+    if (m->stall_packets) {
+        mr_progress(m, t_ps);   /* the naive detector (negative test only) */
+    }
 }
 
 /* Give the fabric every packet that left before 'upto', in (time, node)

@@ -47,9 +47,22 @@ static void post_pio(MyrinetState *m, unsigned node, uint64_t t,
     mr_post(&m->node[node], e);
 }
 
+/* A host writing its NIC's memory (a command, a buffer, an event slot given
+ * back, the firmware) or a doorbell made progress; its register writes
+ * (interrupt clear and mask, reset, configuration) do not: a waiting
+ * libnicoll clears the interrupt every slice (myrinet-stall.c). */
+static void pio_progress(MyrinetState *m, uint64_t t, uint32_t off)
+{
+    if (off < L9_BAR_CONFIG ||
+        (off >= L9_BAR_DOORBELL && off < L9_BAR_EEPROM)) {
+        mr_progress(m, t);
+    }
+}
+
 static void host_pio_write(void *opaque, unsigned node, uint64_t t,
                            uint32_t off, uint32_t v)
 {
+    pio_progress(opaque, t, off);
     post_pio(opaque, node, t, MR_EV_PIO_WRITE, off, v, NULL, 0);
 }
 
@@ -61,6 +74,7 @@ static void host_pio_read(void *opaque, unsigned node, uint64_t t, uint32_t off)
 static void host_pio_write_block(void *opaque, unsigned node, uint64_t t,
                                  uint32_t off, const void *buf, uint32_t len)
 {
+    pio_progress(opaque, t, off);
     post_pio(opaque, node, t, MR_EV_PIO_WRITE_BLOCK, off, 0,
              g_memdup2(buf, len), len);
 }
@@ -85,6 +99,7 @@ static void host_compute(void *opaque, unsigned node, uint64_t t, uint64_t dur)
 {
     MyrinetState *m = opaque;
 
+    mr_progress(m, t + dur);    /* busy, not waiting */
     mr_trace(&m->node[node], t, "host compute %" PRIu64 " ps", dur);
 }
 
@@ -126,6 +141,8 @@ static int host_entry(int argc, char **argv)
     snprintf(b.name, sizeof b.name, "node %u", n->id);
     rc = nc_fw_load(&b, m->firmware, m->fw_image, m->fw_len, &o, &info,
                     err, sizeof err);
+    m->hosts_loading--;         /* busy until now (myrinet-stall.c) */
+    mr_progress(m, nc_host_now_ns() * 1000);
     if (rc) {
         nc_host_printf("firmware load failed: %s\n", err);
         return 3;
@@ -252,6 +269,7 @@ void mr_hosts_init(MyrinetState *m)
             .pio_read_block = host_pio_read_block,
             .route = host_route,
             .compute = host_compute,
+            .profile_path = m->profile_path,
         };
         struct hostrt_costs c = {
             .pio_read_ps = pp->pci_pio_read_ps,
@@ -281,6 +299,7 @@ void mr_hosts_init(MyrinetState *m)
                          m->host_mem_bytes);
             exit(1);
         }
+        m->hosts_loading++;
     }
     g_ptr_array_free(args, true);
     if (m->tmpdir) {

@@ -99,7 +99,11 @@ static bool env_host_read(void *o, uint64_t bus, void *buf, uint32_t len)
 static bool env_host_write(void *o, uint64_t bus, const void *buf,
                            uint32_t len)
 {
-    return hostrt_mem_write(&((MrNode *)o)->host, bus, buf, len);
+    MrNode *n = o;
+
+    /* data or an event reaching a host: progress (myrinet-stall.c) */
+    mr_progress(n->m, n->m->win_start);
+    return hostrt_mem_write(&n->host, bus, buf, len);
 }
 
 static void env_transmit(void *o, uint64_t t, const uint8_t *pkt, size_t len)

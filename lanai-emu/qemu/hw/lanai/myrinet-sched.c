@@ -128,6 +128,7 @@ static void advance(MyrinetState *m)
             }
             start = MAX(start, x);
         }
+        mr_stall_check(m, start);
         if (m->limit_ps && start >= m->limit_ps) {
             m->win_start = m->limit_ps;
             mr_finish(m, 124, "time limit reached");
@@ -271,6 +272,8 @@ void mr_sched_init(MyrinetState *m)
     m->win_end = 0;     /* the first advance() opens [0, L) */
     m->nrun = 0;
     m->unsynced = getenv("MYRINET_UNSYNC") && atoi(getenv("MYRINET_UNSYNC"));
+    m->stall_packets = getenv("MYRINET_STALL_PACKETS") &&
+                       atoi(getenv("MYRINET_STALL_PACKETS"));
     m->global_clock = getenv("MYRINET_GLOBAL_CLOCK") &&
                       atoi(getenv("MYRINET_GLOBAL_CLOCK"));
     m->idle_skip = !m->unsynced && !m->global_clock &&

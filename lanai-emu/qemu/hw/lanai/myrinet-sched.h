@@ -5,6 +5,8 @@
  *
  *   myrinet-sched.c  conservative windows; the CPU hooks that stop each
  *                    NIC's CPU at its exact targets
+ *   myrinet-stall.c  deadlock-after: the run ends when no host program
+ *                    made progress for that long
  *   myrinet-end.c    LANai traps (one node's CPU stops) and the end of the
  *                    run (console, statistics, exit status)
  *
@@ -20,6 +22,9 @@
 /* myrinet-sched.c */
 void mr_sched_init(MyrinetState *m);
 void mr_sched_install_hooks(MrNode *n);
+
+/* myrinet-stall.c */
+void mr_stall_check(MyrinetState *m, uint64_t start);
 
 /* myrinet-end.c */
 void mr_trap_hook(CPUState *cs);

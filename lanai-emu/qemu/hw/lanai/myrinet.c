@@ -17,7 +17,8 @@
  * This file is the QOM machine: its properties, and at init what they
  * build (profile, topology, fabric, nodes, hosts). Properties: nodes,
  * topology, profile, firmware (the machine's own property: the image every
- * host loads), program, faults, seed, pcap, trace, time-limit, host-mem,
+ * host loads), program, faults, seed, pcap, trace, time-limit,
+ * deadlock-after, host-mem,
  * args (the host program's arguments). The machine needs
  * -icount shift=0,sleep=off; lanai-run (the front end) passes everything.
  */
@@ -214,6 +215,21 @@ static void myrinet_init(MachineState *ms)
         usage_error("time-limit '%s': %s", m->time_limit, msg);
     }
 
+    if (m->deadlock_after && *m->deadlock_after) {
+        if (punit_parse(PDIM_TIME, m->deadlock_after, strlen(m->deadlock_after),
+                        &m->stall_ps, msg, sizeof msg)) {
+            usage_error("deadlock-after '%s': %s", m->deadlock_after, msg);
+        }
+        if (m->stall_ps == 0) {
+            usage_error("deadlock-after '%s': must be longer than 0",
+                        m->deadlock_after);
+        }
+        if (m->board_dir && *m->board_dir) {
+            usage_error("deadlock-after: not with board-dir (an outside "
+                        "host may act at any time)");
+        }
+    }
+
     build_topology(m);
     build_fabric(m);
     mr_sched_init(m);
@@ -248,6 +264,7 @@ STR_PROP(faults, "faults")
 STR_PROP(pcap, "pcap")
 STR_PROP(trace, "trace")
 STR_PROP(time_limit, "time-limit")
+STR_PROP(deadlock_after, "deadlock-after")
 STR_PROP(host_mem, "host-mem")
 STR_PROP(args, "args")
 STR_PROP(board_dir, "board-dir")
@@ -313,6 +330,9 @@ static void myrinet_class_init(ObjectClass *oc, void *data)
           get_trace, set_trace },
         { "time-limit", "stop at this virtual time (e.g. 10ms)",
           get_time_limit, set_time_limit },
+        { "deadlock-after", "end the run (status 3) when no host made "
+          "progress for this long (e.g. 5ms; docs/emu.md)",
+          get_deadlock_after, set_deadlock_after },
         { "host-mem", "DMA-able memory per host (default 4MB)",
           get_host_mem, set_host_mem },
         { "args", "the host program's arguments, space-separated, %XX "
