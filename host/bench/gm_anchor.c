@@ -33,8 +33,9 @@
  *                             gm cpu side=recv n=N recv_ns=C provide_ns=D
  * MB/s is 10^6 B/s. Message contents are not checked here (tests/nicoll
  * checks them); a failed event prints FAIL and the run exits non-zero.
- * GM_INLINE_MAX=N (environment) sets libnicoll's inline limit (0: every
- * send by DMA), to measure both paths (docs/firmware.md "Inline sends").
+ * NICOLL_INLINE_MAX=N (environment, libnicoll's) sets the inline limit (0:
+ * every send by DMA), to measure both paths (docs/firmware.md "Inline
+ * sends").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,16 +61,6 @@ static nc_port *open0(void)
     if (rc) {
         nc_host_printf("FAIL nc_open: %s\n", nc_strerror(rc));
         nc_host_exit(1);
-    }
-    const char *lim = getenv("GM_INLINE_MAX");
-    if (lim) {
-        char *end;
-        unsigned long n = strtoul(lim, &end, 10);
-
-        if (!*lim || *end || nc_set_inline_max(p, n)) {
-            nc_host_printf("FAIL GM_INLINE_MAX=%s: want 0..%u\n", lim, NC_INLINE_MAX);
-            nc_host_exit(2);
-        }
     }
     return p;
 }

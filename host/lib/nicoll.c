@@ -149,6 +149,25 @@ static int load_routes(nc_port *p)
     return NC_OK;
 }
 
+/* NICOLL_INLINE_MAX=N (0 .. NC_ABI_INLINE_MAX) in the environment sets
+ * every port's inline limit at open, for programs that do not call
+ * nc_set_inline_max: the papers' benchmarks run GM's path, every send
+ * fetched by DMA (docs/libnicoll.md). Any other value: NC_EINVAL. */
+static int inline_from_env(unsigned *max)
+{
+    const char *v = getenv("NICOLL_INLINE_MAX");
+    char *end;
+    unsigned long n;
+
+    if (!v)
+        return NC_OK;
+    n = strtoul(v, &end, 10);
+    if (!*v || *end || n > NC_ABI_INLINE_MAX)
+        return NC_EINVAL;
+    *max = (unsigned)n;
+    return NC_OK;
+}
+
 int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
 {
     nc_port *p;
@@ -190,6 +209,10 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
     }
     p->prod = p->cons_seen = be->read32(be, p->pbase + NC_ABI_PORT_CONS);
     p->inline_max = NC_ABI_INLINE_MAX;
+    if ((rc = inline_from_env(&p->inline_max)) != NC_OK) {
+        free(p);
+        return rc;
+    }
     p->ev = be->dma_alloc(be, EV_SLOTS * 4 * NC_EV_WORDS, &p->ev_bus);
     if (!p->ev) {
         free(p);
