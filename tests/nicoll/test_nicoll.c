@@ -324,6 +324,22 @@ static void test_inline_sends(void **state)
     assert_ptr_equal(ev.buf, buf);
     assert_int_equal(ev.len, 5);
     assert_int_equal(nc_close(p), NC_OK);
+    /* NICOLL_INLINE_MAX at open: 0 sends by DMA; not a number in range is refused */
+    setenv("NICOLL_INLINE_MAX", "129", 1);
+    assert_int_equal(nc_open_pci(&p, path, 0, 1 << 20, BUS), NC_EINVAL);
+    setenv("NICOLL_INLINE_MAX", "4x", 1);
+    assert_int_equal(nc_open_pci(&p, path, 0, 1 << 20, BUS), NC_EINVAL);
+    setenv("NICOLL_INLINE_MAX", "0", 1);
+    assert_int_equal(nc_open_pci(&p, path, 0, 1 << 20, BUS), NC_OK);
+    unsetenv("NICOLL_INLINE_MAX");
+    buf = nc_alloc(p, 4096);
+    assert_int_equal(nc_register(p, buf, 4096), NC_OK);
+    unsigned before = ncmds;
+    assert_int_equal(nc_send(p, 1, 0, buf, 4, &ctx), NC_OK);
+    while (ncmds < before + 1)
+        usleep(100);
+    assert_int_equal(cmds[before % 64][0], NC_CMD_SEND);
+    assert_int_equal(nc_close(p), NC_OK);
 }
 
 static void test_barrier_lists(void **state)
