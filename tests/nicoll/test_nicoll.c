@@ -334,6 +334,8 @@ static void test_inline_sends(void **state)
     unsetenv("NICOLL_INLINE_MAX");
     buf = nc_alloc(p, 4096);
     assert_int_equal(nc_register(p, buf, 4096), NC_OK);
+    while (R(pb + NC_ABI_PORT_PROD) != R(pb + NC_ABI_PORT_CONS))
+        usleep(100);        /* the fake MCP took everything so far */
     unsigned before = ncmds;
     assert_int_equal(nc_send(p, 1, 0, buf, 4, &ctx), NC_OK);
     while (ncmds < before + 1)
