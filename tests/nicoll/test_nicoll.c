@@ -79,6 +79,7 @@ static int setup(void **state)
     W(SB + NC_SB_OFF_NNODES, 4);
     W(SB + NC_SB_OFF_ABI, ABI);
     W(ABI, NC_ABI_MAGIC);
+    W(ABI + offsetof(struct nc_abi, max_nodes), NC_ABI_MAX_NODES);
     ncmds = 0;
     running = 1;
     return pthread_create(&thr, NULL, fake_mcp, NULL);
