@@ -23,7 +23,8 @@ $(SCALE_T)/host_mcast_1024.so: tests/mcast/host_mcast.c tests/lib/open_port.h te
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $(SCALE_DEF) $< $(NCL_LIB_SRCS) -o $@
 
 # Minutes, not seconds: outside `make check` (docs/multicast.md "Scale").
-check-scale: $(FW_DIR)/mcp_1024.img $(SCALE_T)/host_mcast_1024.so $(BIN)/lanai-run
+check-scale: $(FW_DIR)/mcp_1024.img $(SCALE_T)/host_mcast_1024.so $(FW_DIR)/mcp.img $(MC_T)/host_mcast.so \
+             $(BIN)/lanai-run
 	@bash tests/run tests/scale/suite
 .PHONY: check-scale
 
