@@ -10,7 +10,7 @@
  *    papers' clusters have 16 and 64 nodes. The MCP keeps 1,408 bytes per
  *    peer (connection state, one fence token per (peer, port), the
  *    barrier's held identities, ACK buffer, route), and -mcmodel=small
- *    needs all its data below 1 MiB: 256 peers end it at 941 KB, 512 do
+ *    needs all its data below 1 MiB: 256 peers end it at 941 KiB, 512 do
  *    not fit. A 1024-node cluster takes a build of its own with
  *    -DNC_ABI_MAX_NODES=1024 in the medium code model (mk/scale.mk; 2 MB
  *    boards only). The ABI block's layout depends on this number, so the
