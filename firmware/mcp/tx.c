@@ -62,7 +62,7 @@ static uint8_t pkt_buf[NC_FW_PKT_BUFS][PKT_BUF] __attribute__((aligned(4096)));
  * while any has work, so it walks only these (walking all 64 peers cost
  * ~1000 cycles per iteration and delayed ACKs past the timeout). */
 static uint16_t alist[NC_ABI_MAX_NODES];
-static uint8_t in_list[NC_ABI_MAX_NODES];   /* 1 + the peer's index in alist; 0: not in it */
+static uint16_t in_list[NC_ABI_MAX_NODES];  /* 1 + the peer's index in alist; 0: not in it */
 uint32_t tx_active;                     /* entries in alist */
 /* The peers the retransmission timer looks at: a packet of theirs was
  * built since they were last found with an empty window and no timed-out
@@ -116,7 +116,7 @@ static void set_active(uint32_t peer)
 {
     if (!in_list[peer]) {
         alist[tx_active++] = (uint16_t)peer;
-        in_list[peer] = (uint8_t)tx_active;
+        in_list[peer] = (uint16_t)tx_active;
     }
 }
 
@@ -128,7 +128,7 @@ static void drop_at(uint32_t i)
     in_list[alist[i]] = 0;
     if (i < tx_active) {
         alist[i] = (uint16_t)last;
-        in_list[last] = (uint8_t)(i + 1);
+        in_list[last] = (uint16_t)(i + 1);
     }
 }
 

@@ -191,7 +191,8 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
     p->abi = be->read32(be, p->sb + NC_SB_OFF_ABI);
     if (be->read32(be, p->sb + NC_SB_OFF_READY) != NC_SB_READY_MAGIC || !p->abi ||
         p->abi >= p->sb || be->read32(be, p->abi) != NC_ABI_MAGIC ||
-        be->read32(be, p->abi + 4) != NC_ABI_VERSION) {
+        be->read32(be, p->abi + 4) != NC_ABI_VERSION ||
+        be->read32(be, p->abi + offsetof(struct nc_abi, max_nodes)) != NC_ABI_MAX_NODES) {
         free(p);
         return NC_ENODEV;
     }

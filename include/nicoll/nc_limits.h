@@ -6,8 +6,16 @@
  * lives in firmware/mcp/nc_fw_config.h and is no business of the host.
  *
  * Why these numbers (LANai 9, 2 MB SRAM):
- *  - NC_ABI_MAX_NODES 64: the papers' clusters have 16 and 64 nodes; per-peer
- *    state in the MCP is about 200 bytes, so 64 peers cost 13 KB.
+ *  - NC_ABI_MAX_NODES 256 (a build setting: -DNC_ABI_MAX_NODES=N): the
+ *    papers' clusters have 16 and 64 nodes. The MCP keeps 1,408 bytes per
+ *    peer (connection state, one fence token per (peer, port), the
+ *    barrier's held identities, ACK buffer, route), and -mcmodel=small
+ *    needs all its data below 1 MiB: 256 peers end it at 941 KiB, 512 do
+ *    not fit. A 1024-node cluster takes a build of its own with
+ *    -DNC_ABI_MAX_NODES=1024 in the medium code model (mk/scale.mk; 2 MB
+ *    boards only). The ABI block's layout depends on this number, so the
+ *    firmware publishes it (max_nodes) and libnicoll refuses an MCP built
+ *    with another one (docs/multicast.md "Scale").
  *  - NC_ABI_PORTS 8: GM's eight ports per NIC (seed 002 section 4.3).
  *  - NC_ABI_MAX_MSG 1 MB: the largest message one SEND may carry.
  *  - tokens: 16 sends and 32 receive buffers per port, as GM gives a port
@@ -20,7 +28,9 @@
 #ifndef NICOLL_NC_LIMITS_H
 #define NICOLL_NC_LIMITS_H
 
-#define NC_ABI_MAX_NODES    64u
+#ifndef NC_ABI_MAX_NODES
+#define NC_ABI_MAX_NODES    256u
+#endif
 #define NC_ABI_PORTS        8u
 #define NC_ABI_MAX_MSG      (1u << 20)   /* largest message, bytes */
 #define NC_ABI_SEND_TOKENS  16u          /* per port */

@@ -80,6 +80,7 @@ static int setup(void **state)
     W(SB + NC_SB_OFF_ABI, ABI);
     W(ABI, NC_ABI_MAGIC);
     W(ABI + 4, NC_ABI_VERSION);
+    W(ABI + offsetof(struct nc_abi, max_nodes), NC_ABI_MAX_NODES);
     ncmds = 0;
     running = 1;
     return pthread_create(&thr, NULL, fake_mcp, NULL);
