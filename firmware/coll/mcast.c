@@ -11,9 +11,14 @@
  * same id is refused with NC_ST_EPERM, and the entries of a port go when
  * it closes.
  *
+ * The protocol's decisions (what to take from the parent, what to ACK up,
+ * when a message is released, whom to resend to) are ref/proto nc_mcgroup's
+ * (proved; the model spec/promela/mcast_order.pml describes them); this file
+ * keeps the buffers, the DMA, the timers and the send time-out.
+ *
  * Root. A SEND names the group and a host buffer; its messages go one at a
  * time, in the order of the commands. Each packet of the message takes the
- * group's next send sequence number (ref/proto nc_mcack, nc_mc_push), is
+ * group's next send sequence number (nc_mg_push), is
  * fetched from the host once into an SRAM buffer and goes to the first
  * child; the core's send-done callback (mcp_xmit) rewrites the header's
  * destination port and the route and queues the same buffer for the next
@@ -45,7 +50,7 @@
  * children that saw neither an ACK nor a send of its own for two periods
  * fetches every packet of its window again from the host buffer (the
  * root's send buffer, an inner member's receive buffer) and sends it only
- * to the children that have not acknowledged it (nc_mc_owing_mask).
+ * to the children that have not acknowledged it (nc_mg_resend_mask).
  *
  * Send time-out. A child that owes packets and is not heard from (no ACK
  * at all, not even a repeated one) for the port's send time-out
