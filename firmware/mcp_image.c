@@ -28,6 +28,7 @@
 #pragma clang attribute push(__attribute__((minsize)), apply_to = function)
 #include "coll/mcast.c"
 #include "../ref/proto/nc_mcack.c"
+#include "../ref/proto/nc_mcgroup.c"
 #pragma clang attribute pop
 #include "../ref/proto/nc_seq.c"
 #include "../ref/proto/nc_barrec.c"

@@ -5,10 +5,10 @@ FW_DIR   := $(BUILD)/firmware
 # The parts; the firmware is compiled as one unit (firmware/mcp_image.c
 # includes them all: inlining across files, docs/firmware.md).
 FW_SRCS  := $(wildcard firmware/mcp/*.c) $(wildcard firmware/coll/*.c) \
-            firmware/hal/hal.c ref/proto/nc_seq.c ref/proto/nc_barrec.c ref/proto/nc_mcack.c
+            firmware/hal/hal.c ref/proto/nc_seq.c ref/proto/nc_barrec.c ref/proto/nc_mcack.c ref/proto/nc_mcgroup.c
 FW_UNIT  := firmware/mcp_image.c
 FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/hal/hal.h \
-            $(CONTRACT_HDRS) ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h ref/proto/nc_mcack.h \
+            $(CONTRACT_HDRS) ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h ref/proto/nc_mcack.h ref/proto/nc_mcgroup.h \
             ref/include/nc_config.h ref/include/nc_logic.h
 # -mcmodel=small: globals in 21-bit absolute addressing (one instruction
 # instead of a hi/lo pair, cheap enough to rematerialise: the backend

@@ -23,6 +23,7 @@ mutants=(
 "wrong-bit-index|barrec|ref/proto/nc_barrec.c|s/case 3u: return 8u;/case 3u: return 16u;/|port 3's barrier bit lands on port 4"
 "missing-clear|barrec|ref/proto/nc_barrec.c|/r->unexpected\[node\] = (uint8_t)(r->unexpected\[node\] - mask_of(port));/d|test-and-clear forgets to clear"
 "flipped-min|mcack|ref/proto/nc_mcack.c|s/if (t->acked\[i\] < m)/if (t->acked[i] > m)/|multicast window slides by the max, not the min, ack"
+"ack-what-it-took|mcgroup|ref/proto/nc_mcgroup.c|s/held = prev_seq(g->mc.base);/held = prev_seq(g->expect);/|an inner member acknowledges up what it took, not what its whole subtree holds"
 "off-by-one-N|kbin|ref/tree/nc_kbin.c|s/for (i = 1u; i <= k; i++)/for (i = 1u; i < k; i++)/|N(s,k) sums k-1 subtrees"
 "off-by-one-fifo|pool|ref/proto/nc_pool.c|s/return s < NC_TOKQ_CAP ? s : s - NC_TOKQ_CAP;/return s <= NC_TOKQ_CAP ? s : s - NC_TOKQ_CAP;/|token ring wraps one slot late"
 )

@@ -11,9 +11,14 @@
  * same id is refused with NC_ST_EPERM, and the entries of a port go when
  * it closes.
  *
+ * The protocol's decisions (what to take from the parent, what to ACK up,
+ * when a message is released, whom to resend to) are ref/proto nc_mcgroup's
+ * (proved; the model spec/promela/mcast_order.pml describes them); this file
+ * keeps the buffers, the DMA, the timers and the send time-out.
+ *
  * Root. A SEND names the group and a host buffer; its messages go one at a
  * time, in the order of the commands. Each packet of the message takes the
- * group's next send sequence number (ref/proto nc_mcack, nc_mc_push), is
+ * group's next send sequence number (nc_mg_push), is
  * fetched from the host once into an SRAM buffer and goes to the first
  * child; the core's send-done callback (mcp_xmit) rewrites the header's
  * destination port and the route and queues the same buffer for the next
@@ -45,7 +50,7 @@
  * children that saw neither an ACK nor a send of its own for two periods
  * fetches every packet of its window again from the host buffer (the
  * root's send buffer, an inner member's receive buffer) and sends it only
- * to the children that have not acknowledged it (nc_mc_owing_mask).
+ * to the children that have not acknowledged it (nc_mg_resend_mask).
  *
  * Send time-out. A child that owes packets and is not heard from (no ACK
  * at all, not even a repeated one) for the port's send time-out
@@ -59,7 +64,7 @@
 #include "mcast.h"
 #include "mcp_port.h"
 #include "mcp_route.h"
-#include "nc_mcack.h"
+#include "nc_mcgroup.h"
 
 #define MC_GROUPS   16u     /* group entries per NIC */
 #define MC_QUEUE    8u      /* multicasts waiting at a root group */
@@ -101,20 +106,21 @@ struct mgroup {
     uint32_t parent;        /* NC_MC_MEMBER of the parent; NC_MC_ROOT */
     uint32_t rootm;         /* NC_MC_MEMBER of the root (RECV events' source) */
     uint32_t child[NC_MC_MAX_CHILDREN];
+    /* the protocol's state (ref/proto nc_mcgroup): from the parent (the
+     * next sequence number, the ACK sent up) and toward the children (the
+     * per-child ack window) */
+    nc_mg_t pg;
     /* root and inner member: toward the children */
-    nc_mc_t mc;
     struct mcsend msg, q[MC_QUEUE];
     uint32_t qhead, qn;
     uint32_t first, npk, built;     /* the message's packets: first.., npk, numbered */
     uint32_t resend, resend_end;    /* retransmission cursor (group sequence) */
     uint32_t stored;                /* inner: packets of msg in host memory (resend source) */
-    uint32_t up;                    /* inner: the last ACK sent to the parent */
     uint32_t dead;                  /* children given up (the send time-out) */
     uint32_t ack_next;              /* where child_ack's search starts: after the last ACK's child */
     uint32_t heard, watched;        /* children heard from this period; being timed */
     uint32_t stall_at[NC_MC_MAX_CHILDREN];  /* RTC when each one's silence began */
     /* member: from the parent */
-    uint32_t expect;                /* next group sequence number from the parent */
     uint32_t hi, lo, cookie, msg_len, got;
 };
 
@@ -192,7 +198,7 @@ static uint32_t all_children(const struct mgroup *g)
 static void dead_hold(struct mgroup *g, uint32_t seq)
 {
     for (uint32_t d = g->dead; d; d &= d - 1)
-        (void)nc_mc_ack(&g->mc, (uint32_t)__builtin_ctz(d), seq);
+        (void)nc_mg_child_ack(&g->pg, (uint32_t)__builtin_ctz(d), seq);
 }
 
 /* ---- root ---------------------------------------------------------------- */
@@ -317,7 +323,7 @@ static void next_message(struct mgroup *g)
     g->qhead = (g->qhead + 1) % MC_QUEUE;
     g->qn--;
     g->busy = 1;
-    g->first = g->mc.base + g->mc.count;
+    g->first = g->pg.mc.base + g->pg.mc.count;
     g->npk = g->msg.len ? (g->msg.len + NC_FW_MTU - 1) / NC_FW_MTU : 1;
     g->built = 0;
     mcp_timer_need();
@@ -329,7 +335,7 @@ static void mc_pump(struct mgroup *g)
 {
     for (;;) {
         if (g->resend != g->resend_end) {
-            uint32_t seq = g->resend, mask = nc_mc_owing_mask(&g->mc, seq) & ~g->dead;
+            uint32_t seq = g->resend, mask = nc_mg_resend_mask(&g->pg, seq) & ~g->dead;
 
 #ifdef NC_BROKEN_MC_RESEND_ALL
             /* broken on purpose: resent to every child (still correct,
@@ -355,12 +361,12 @@ static void mc_pump(struct mgroup *g)
             g->resend++;
             continue;
         }
-        if (g->role == G_ROOT && g->busy && g->built < g->npk && g->mc.count < g->mc.window) {
-            uint32_t seq = g->mc.base + g->mc.count, mask = all_children(g) & ~g->dead;
+        if (g->role == G_ROOT && g->busy && g->built < g->npk && g->pg.mc.count < g->pg.mc.window) {
+            uint32_t seq = g->pg.mc.base + g->pg.mc.count, mask = all_children(g) & ~g->dead;
 
             if (mask && !start_packet(g, seq, mask))
                 return;
-            (void)nc_mc_push(&g->mc);
+            (void)nc_mg_push(&g->pg);
             dead_hold(g, seq);      /* every child given up: the timer completes it */
             g->built++;
             continue;
@@ -376,14 +382,14 @@ static void mc_send_ack(const struct mgroup *g, uint32_t seq);
  * and its held message goes to the host once every child has all of it. */
 static void mc_progress(struct mgroup *g)
 {
-    bool done = g->busy && g->built == g->npk &&
-                nc_seq_distance(g->first, g->mc.base) >= g->npk;
+    /* the release rule: every child holds the message's last packet */
+    bool done = g->busy && nc_mg_msg_done(&g->pg, g->first, g->built, g->npk);
 
     if (g->role == G_ROOT) {
         if (!done)
             return;
         g->busy = 0;
-        g->resend = g->resend_end = g->mc.base;
+        g->resend = g->resend_end = g->pg.mc.base;
         port_event_group(g->port, g->gen, NC_EV_SENT, g->lost ? NC_ST_ETIMEDOUT : NC_ST_OK,
                          g->msg.cookie, g->msg.len, 0, 0, g->id);
         next_message(g);
@@ -391,14 +397,16 @@ static void mc_progress(struct mgroup *g)
         return;
     }
 #ifndef NC_BROKEN_MC_ACK_ON_ACCEPT
-    if (g->mc.base - 1 != g->up) {
-        g->up = g->mc.base - 1;
-        mc_send_ack(g, g->up);
+    {
+        uint32_t up;
+
+        if (nc_mg_ack_due(&g->pg, &up))     /* the subtree holds more */
+            mc_send_ack(g, up);
     }
 #endif
     if (done) {
         g->busy = 0;
-        g->resend = g->resend_end = g->mc.base;
+        g->resend = g->resend_end = g->pg.mc.base;
         port_event_group(g->port, g->gen, NC_EV_RECV, g->discard ? NC_ST_EFAULT : NC_ST_OK,
                          g->msg.cookie, g->msg.len, g->rootm >> 8, g->rootm & 0xFF, g->id);
     }
@@ -425,16 +433,16 @@ static void child_ack(uint32_t src, const struct nc_pkt *h)
     g->heard |= 1u << ci;
     if (h->pad2[1])
         g->lost = 1;
-    if (nc_mc_ack(&g->mc, ci, h->seq))
+    if (nc_mg_child_ack(&g->pg, ci, h->seq))
         g->activity = 1;
 #ifdef NC_BROKEN_MC_EARLY_RELEASE
     /* broken on purpose (tests/mcast/suite): the send completes when the
      * first child has all of it, not every child */
-    if (g->role == G_ROOT && g->busy && g->built == g->npk && g->mc.acked[ci] == g->mc.count) {
-        g->mc.base += g->mc.count;
-        g->mc.count = 0;
+    if (g->role == G_ROOT && g->busy && g->built == g->npk && g->pg.mc.acked[ci] == g->pg.mc.count) {
+        g->pg.mc.base += g->pg.mc.count;
+        g->pg.mc.count = 0;
         for (uint32_t i = 0; i < g->nchildren; i++)
-            g->mc.acked[i] = 0;
+            g->pg.mc.acked[i] = 0;
     }
 #endif
     mc_progress(g);
@@ -508,7 +516,7 @@ static void mc_send_ack(const struct mgroup *g, uint32_t seq)
  * member what every child holds too. */
 static uint32_t up_ack(const struct mgroup *g)
 {
-    return g->nchildren && g->role == G_MEMBER ? g->up : g->expect - 1;
+    return nc_mg_up_ack(&g->pg);
 }
 
 static void fwd_unref(struct mcfwd *f)
@@ -613,8 +621,7 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
     *fh = *h;
     fh->src = (uint16_t)my_node;
     fh->src_port = g->port;
-    (void)nc_mc_push(&g->mc);
-    dead_hold(g, h->seq);
+    dead_hold(g, h->seq);   /* (member_data numbered it: nc_mg_take) */
     g->built++;
     g->activity = 1;
     mcp_timer_need();
@@ -635,12 +642,13 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
     struct mgroup *g = mc_lookup(h->pad2[0], true);
     struct port *p;
     bool held = false, last, inner;
+    nc_mg_verdict_t v;
     uint32_t lo;
 
     if (g && g->role == G_CLOSED && g->port == h->dst_port &&
         g->parent == NC_MC_MEMBER(src, h->src_port)) {
-        if (nc_seq_lt(h->seq, g->expect))
-            mc_send_ack(g, g->expect - 1);
+        if (nc_mg_classify(&g->pg, h->seq) == NC_MG_DUP)
+            mc_send_ack(g, g->pg.expect - 1);
         return false;
     }
     if (!g || g->role != G_MEMBER || g->port != h->dst_port ||
@@ -649,13 +657,14 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         h->len > h->msg_len - h->offset || !mc_complete(g))
         return false;
     inner = g->nchildren != 0;
-    if (h->seq != g->expect) {
-#ifndef NC_BROKEN_MC_ACCEPT_ANY
-        if (nc_seq_lt(h->seq, g->expect))
-            mc_send_ack(g, up_ack(g));     /* taken before: our ACK was lost, or we wait for our children */
-        return false;
+    v = nc_mg_classify(&g->pg, h->seq);
+#ifdef NC_BROKEN_MC_ACCEPT_ANY
+    v = NC_MG_TAKE;     /* broken on purpose (tests/mcast/suite): any packet taken */
 #endif
-    }
+    if (v == NC_MG_DUP)
+        mc_send_ack(g, up_ack(g));     /* taken before: our ACK was lost, or we wait for our children */
+    if (v != NC_MG_TAKE)
+        return false;
     if (inner && fwds_held >= MC_FWD_HOLD)
         return false;   /* the parent sends it again */
     /* an inner member holds one message at a time (its receive buffer is
@@ -696,7 +705,7 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
     if (h->len && !g->discard && !port_mem_ok(g->port, g->hi + (lo < g->lo), lo, h->len))
         g->discard = 1;
     g->got += h->len;
-    g->expect = h->seq + 1;
+    nc_mg_take(&g->pg, h->seq);     /* an inner member numbers it for its children too */
     last = h->offset + h->len == h->msg_len;
     if (inner) {
         held = inner_take(g, h, b, lo);
@@ -777,15 +786,14 @@ static void mc_set(uint32_t pi, const uint32_t *a)
         g->nset = 0;
         g->busy = g->active = 0;
         g->qn = g->qhead = 0;
-        g->expect = 1;
         g->stall = 0;
         g->lost = 0;
         g->dead = g->heard = g->watched = 0;
-        g->up = 0;
         g->built = g->npk = g->stored = 0;
         g->first = 1;
         g->rootm = parent == NC_MC_ROOT ? NC_MC_MEMBER(my_node, pi) : 0;
-        nc_mc_init(&g->mc, nch ? nch : 1, 1, NC_FW_WINDOW);
+        nc_mg_init(&g->pg, parent == NC_MC_ROOT ? NC_MG_ROOT : nch ? NC_MG_INNER : NC_MG_LEAF,
+                   nch, 1, NC_FW_WINDOW);      /* numbers from 1; nothing acknowledged up */
         g->resend = g->resend_end = 1;
     }
     for (uint32_t i = 0; i < 2 && first + i < nch; i++) {
@@ -838,7 +846,7 @@ static void mc_time_out(struct mgroup *g, uint32_t now)
     for (uint32_t ci = 0; ci < g->nchildren; ci++) {
         uint32_t bit = 1u << ci;
 
-        if ((g->dead & bit) || g->mc.acked[ci] == g->mc.count) {
+        if ((g->dead & bit) || g->pg.mc.acked[ci] == g->pg.mc.count) {
             g->watched &= ~bit;
             continue;
         }
@@ -848,7 +856,7 @@ static void mc_time_out(struct mgroup *g, uint32_t now)
         } else if (now - g->stall_at[ci] >= limit) {
             g->dead |= bit;
             g->lost = 1;
-            (void)nc_mc_ack(&g->mc, ci, g->mc.base + g->mc.count - 1);
+            (void)nc_mg_child_ack(&g->pg, ci, g->pg.mc.base + g->pg.mc.count - 1);
             gave_up = true;
         }
     }
@@ -871,11 +879,11 @@ static bool mc_timer(void)
     for (uint32_t i = 0; i < mc_top; i++) {
         struct mgroup *g = &mc_groups[i];
 
-        if (!mc_sender(g) || (!g->busy && !g->mc.count))
+        if (!mc_sender(g) || (!g->busy && !g->pg.mc.count))
             continue;
         more = true;
         mc_time_out(g, now);
-        if (g->role == G_ROOT && !g->mc.count && g->busy) {
+        if (g->role == G_ROOT && !g->pg.mc.count && g->busy) {
             /* every child given up (nothing else comes to move it), or
              * the message's first packet found no SRAM buffer free */
             mc_progress(g);
@@ -894,8 +902,8 @@ static bool mc_timer(void)
 #ifndef NC_BROKEN_MC_NO_RETRANSMIT
         if (++g->stall >= MC_STALL && g->resend == g->resend_end) {
             g->stall = 0;
-            g->resend = g->mc.base;
-            g->resend_end = g->mc.base + g->mc.count;
+            g->resend = g->pg.mc.base;
+            g->resend_end = g->pg.mc.base + g->pg.mc.count;
             mc_pump(g);
         }
 #endif
@@ -917,7 +925,7 @@ static void mc_port_closed(uint32_t pi)
 #endif
             /* an inner member's children lose their retransmission copy:
              * the root is told (the lost mark of its ACKs) */
-            if (g->nchildren && (g->busy || g->mc.count))
+            if (g->nchildren && (g->busy || g->pg.mc.count))
                 g->lost = 1;
             g->role = G_CLOSED;
             g->active = 0;

@@ -9,6 +9,7 @@ void nc_mc_init(nc_mc_t *t, uint32_t nchildren, uint32_t first, uint32_t window)
     t->count = 0u;
     t->window = window;
     t->nchildren = nchildren;
+    t->lag = 0u;
     /*@ loop invariant 0 <= i <= NC_MC_MAX_CHILDREN;
         loop invariant \forall integer j; 0 <= j < i ==> t->acked[j] == 0;
         loop assigns i, t->acked[0 .. NC_MC_MAX_CHILDREN - 1];
@@ -25,31 +26,41 @@ uint32_t nc_mc_push(nc_mc_t *t)
     return seq;
 }
 
-uint32_t nc_mc_ack(nc_mc_t *t, uint32_t child, uint32_t ack)
+/*@ predicate nc_mc_shape(nc_mc_t *t) =
+      \valid(t) &&
+      1 <= t->window <= NC_TX_WINDOW_MAX && t->count <= t->window &&
+      1 <= t->nchildren <= NC_MC_MAX_CHILDREN &&
+      (\forall integer i; 0 <= i < t->nchildren ==> t->acked[i] <= t->count);
+*/
+
+/* The window slides by the smallest per-child count (the group has
+ * everything below it), and a child at the minimum lags from then on. */
+/*@ requires nc_mc_shape(t);
+    assigns t->base, t->count, t->lag, t->acked[0 .. NC_MC_MAX_CHILDREN - 1];
+    ensures nc_mc_ok(t) && nc_mc_lag_ok(t);
+    ensures t->count == \old(t->count) - \result;
+    ensures t->base == nc_seq_add(\old(t->base), \result);
+    ensures slid: \forall integer i; 0 <= i < t->nchildren ==>
+      t->acked[i] + \result == \old(t->acked[i]);
+*/
+static uint32_t mc_slide(nc_mc_t *t)
 {
-    uint32_t d = nc_u32_dist(t->base, ack);
-    uint32_t m, i;
+    uint32_t m = t->acked[0], at = 0u, i;
 
-    if (d < t->count && d + 1u > t->acked[child])
-        t->acked[child] = d + 1u;
-    /*@ assert upd: \forall integer j; 0 <= j < t->nchildren ==>
-          t->acked[j] ==
-            (j == child && d < \at(t->count, Pre) && d + 1 > \at(t->acked[j], Pre)
-               ? d + 1 : \at(t->acked[j], Pre)); */
-
-    /* The group has everything below the smallest per-child count. */
-    m = t->acked[0];
     /*@ loop invariant 1 <= i <= t->nchildren;
         loop invariant m <= t->count;
+        loop invariant at < i && m == t->acked[at];
         loop invariant \forall integer j; 0 <= j < i ==> m <= t->acked[j];
-        loop invariant \exists integer j; 0 <= j < i && m == t->acked[j];
-        loop assigns i, m;
+        loop assigns i, m, at;
         loop variant t->nchildren - i;
     */
     for (i = 1u; i < t->nchildren; i++)
-        if (t->acked[i] < m)
+        if (t->acked[i] < m) {
             m = t->acked[i];
+            at = i;
+        }
 
+    t->lag = at;
     if (m == 0u)
         return 0u;
     /*@ loop invariant 0 <= i <= t->nchildren;
@@ -64,6 +75,54 @@ uint32_t nc_mc_ack(nc_mc_t *t, uint32_t child, uint32_t ack)
         t->acked[i] -= m;
     t->base = nc_u32_add(t->base, m);
     t->count -= m;
+    return m;
+}
+
+uint32_t nc_mc_ack(nc_mc_t *t, uint32_t child, uint32_t ack)
+{
+    uint32_t d = nc_u32_dist(t->base, ack);
+    uint32_t i, k, m;
+
+    if (d < t->count && d + 1u > t->acked[child])
+        t->acked[child] = d + 1u;
+    /*@ assert upd: \forall integer j; 0 <= j < t->nchildren ==>
+          t->acked[j] ==
+            (j == child && d < \at(t->count, Pre) && d + 1 > \at(t->acked[j], Pre)
+               ? d + 1 : \at(t->acked[j], Pre)); */
+
+    /* The lagging child still holds nothing new: the window stays. */
+    if (t->acked[t->lag] == 0u) {
+        /*@ assert nc_mc_ok(t) && nc_mc_lag_ok(t); */
+        /*@ assert \forall integer j; 0 <= j < t->nchildren ==>
+              t->acked[j] + 0 == (j == child && d < \at(t->count, Pre) && d + 1 > \at(t->acked[j], Pre)
+                 ? d + 1 : \at(t->acked[j], Pre)); */
+        return 0u;
+    }
+    /* Another child that holds nothing new, from the next one on; it
+     * lags from now on.  (Only a shortcut: mc_slide would also find one,
+     * so this search needs no invariant beyond its bounds.) */
+    /*@ loop invariant 1 <= k <= t->nchildren;
+        loop assigns k, i;
+        loop variant t->nchildren - k;
+    */
+    for (k = 1u; k < t->nchildren; k++) {
+        i = t->lag + k;
+        if (i >= t->nchildren)
+            i -= t->nchildren;
+        if (t->acked[i] == 0u) {
+            t->lag = i;
+            /*@ assert nc_mc_ok(t) && nc_mc_lag_ok(t); */
+            /*@ assert \forall integer j; 0 <= j < t->nchildren ==>
+                  t->acked[j] + 0 == (j == child && d < \at(t->count, Pre) && d + 1 > \at(t->acked[j], Pre)
+                 ? d + 1 : \at(t->acked[j], Pre)); */
+            return 0u;
+        }
+    }
+    /*@ assert nc_mc_shape(t); */
+    m = mc_slide(t);
+    /*@ assert \forall integer j; 0 <= j < t->nchildren ==>
+          t->acked[j] + m == (j == child && d < \at(t->count, Pre) && d + 1 > \at(t->acked[j], Pre)
+                 ? d + 1 : \at(t->acked[j], Pre)); */
     return m;
 }
 

@@ -13,6 +13,14 @@
  * child i holds base .. base+acked[i]-1.  After every call the tracker is
  * normalised: some child has acked[i] == 0, i.e. base really is the oldest
  * packet some child still owes.
+ *
+ * Incremental minimum: `lag` names one child with acked == 0.  While that
+ * child holds nothing new the window cannot move, so an ACK from any other
+ * child costs O(1); only when the lagging child acknowledges is another
+ * child with acked == 0 looked for, starting after it (children acknowledge
+ * about in the order they were sent to, so it is usually the next one), and
+ * only when there is none does the window slide (O(children), once per
+ * packet rather than once per ACK).
  */
 #ifndef NC_MCACK_H
 #define NC_MCACK_H
@@ -28,6 +36,7 @@ typedef struct {
     uint32_t count;      /* packets in flight                             */
     uint32_t window;     /* capacity, 1 .. NC_TX_WINDOW_MAX               */
     uint32_t nchildren;  /* 1 .. NC_MC_MAX_CHILDREN                       */
+    uint32_t lag;        /* a child with acked[lag] == 0 (see above)      */
     uint32_t acked[NC_MC_MAX_CHILDREN]; /* per child, relative to base    */
 } nc_mc_t;
 
@@ -37,6 +46,11 @@ typedef struct {
       1 <= t->nchildren <= NC_MC_MAX_CHILDREN &&
       (\forall integer i; 0 <= i < t->nchildren ==> t->acked[i] <= t->count) &&
       (\exists integer i; 0 <= i < t->nchildren && t->acked[i] == 0);
+
+    // The incremental minimum's witness (kept apart from nc_mc_ok: the
+    // queries below do not need it).
+    predicate nc_mc_lag_ok(nc_mc_t *t) =
+      t->lag < t->nchildren && t->acked[t->lag] == 0;
 
     // 1 if child c still owes an acknowledgement for packet seq, else 0.
     logic integer nc_mc_owe01(nc_mc_t *t, integer c, integer seq) =
@@ -55,16 +69,16 @@ typedef struct {
     requires 1 <= nchildren <= NC_MC_MAX_CHILDREN;
     requires 1 <= window <= NC_TX_WINDOW_MAX;
     assigns *t;
-    ensures nc_mc_ok(t);
+    ensures nc_mc_ok(t) && nc_mc_lag_ok(t);
     ensures t->base == first && t->count == 0;
     ensures t->nchildren == nchildren && t->window == window;
 */
 void nc_mc_init(nc_mc_t *t, uint32_t nchildren, uint32_t first, uint32_t window);
 
 /* Number the next group packet (sent to every child).  Returns its seq. */
-/*@ requires nc_mc_ok(t) && t->count < t->window;
+/*@ requires nc_mc_ok(t) && nc_mc_lag_ok(t) && t->count < t->window;
     assigns t->count;
-    ensures nc_mc_ok(t);
+    ensures nc_mc_ok(t) && nc_mc_lag_ok(t);
     ensures t->count == \old(t->count) + 1;
     ensures \result == nc_seq_add(t->base, \old(t->count));
 */
@@ -74,9 +88,9 @@ uint32_t nc_mc_push(nc_mc_t *t);
  * Returns how many packets are now held by every child and leave the
  * window (base advances by that much).  Stale, duplicate or bogus ACKs
  * change nothing but may still return 0. */
-/*@ requires nc_mc_ok(t) && child < t->nchildren;
-    assigns t->base, t->count, t->acked[0 .. NC_MC_MAX_CHILDREN - 1];
-    ensures nc_mc_ok(t);
+/*@ requires nc_mc_ok(t) && nc_mc_lag_ok(t) && child < t->nchildren;
+    assigns t->base, t->count, t->lag, t->acked[0 .. NC_MC_MAX_CHILDREN - 1];
+    ensures nc_mc_ok(t) && nc_mc_lag_ok(t);
     ensures t->count == \old(t->count) - \result;
     ensures t->base == nc_seq_add(\old(t->base), \result);
     ensures news: \forall integer i; 0 <= i < t->nchildren ==>

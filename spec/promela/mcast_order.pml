@@ -1,22 +1,35 @@
 /*
  * mcast_order.pml -- reliable, ordered NIC-based multicast over a tree of NICs
  * (seed 000: Yu, Buntinas, Panda, "High Performance and Reliable NIC-Based
- * Multicast over Myrinet/GM-2", sections 5.2 and 5.3).
+ * Multicast over Myrinet/GM-2", sections 5.2 and 5.3), as firmware/coll/mcast.c
+ * runs it with ref/proto/nc_mcgroup.
  *
  * What is modelled
  *   - N NICs in a FANOUT-ary tree; NIC 0 is the root and multicasts M messages
- *     of one group.  Node i's parent is (i-1)/FANOUT.
- *   - Per group, every NIC keeps: rseq, the last in-order sequence number
- *     received from its parent; sseq, the last sequence number sent to its
- *     children (one send record per packet, shared by all children); and
- *     acked[c] for each child c, the highest sequence number c acknowledged.
+ *     of one group, each of P packets.  Node i's parent is (i-1)/FANOUT.
+ *     Packets are numbered 1 .. M*P in group order; packet s belongs to
+ *     message (s-1)/P + 1.
+ *   - Per group, every NIC keeps: rseq, the last in-order packet received from
+ *     its parent; sseq, the last packet sent to its children (one send record
+ *     per packet, shared by all children); acked[c] for each child c, the
+ *     highest packet c acknowledged; rel, the messages whose host buffer it
+ *     gave back.
+ *   - The root sends one message at a time (the next one starts once the
+ *     last one's buffer is released) and keeps at most W packets in flight
+ *     (sseq - min over children of acked < W): several packets of a message
+ *     are on the links at once.
  *   - Links are lossy FIFO channels of CAP packets.  A packet is lost either
  *     by the link (the receiving side drops it, at most MAXLOSS times in a row
  *     on one link, the counter being reset whenever the link carries a packet
  *     the receiver accepts) or because the receiver's buffers are full.
- *   - A child accepts only the packet numbered rseq+1, DMAs it to its host
- *     buffer, forwards it to its own children, and acknowledges; anything else
- *     is dropped and answered with a re-ack of rseq (cumulative acks).
+ *   - A child accepts only the packet numbered rseq+1 and DMAs it into its
+ *     host buffer; an older one is a duplicate, answered with a re-ack; a
+ *     later one is dropped without a word (the timer brings it again).
+ *   - A leaf acknowledges every packet it accepts and delivers a message to
+ *     its host with its last packet.  An inner node forwards each packet to
+ *     its children as it arrives (packet by packet) and acknowledges to its
+ *     parent only what every child acknowledged (cumulative: the minimum of
+ *     acked over its children), so an ACK means the whole subtree holds it.
  *   - Timeouts are nondeterministic: whenever some child has not acknowledged
  *     everything sent, the NIC may fire its timer (by default only once the
  *     link and the ack path are quiet; with -DEAGER_TIMER also early) and
@@ -26,19 +39,29 @@
  *     its receive token (the token is reused for the retransmission).
  *   - The host buffer holding message k (at the root, the send buffer; at an
  *     intermediate node, the receive buffer) is released -- deregistered, its
- *     contents no longer valid -- only when every child acknowledged k.
- *     A released buffer reads as payload 0, so a retransmission out of a
- *     released buffer delivers garbage, which the ordering property notices.
+ *     contents no longer valid -- only when every child acknowledged k's last
+ *     packet.  An inner node delivers the message to its host then (its
+ *     RECV event gives the buffer back to the process).  A released buffer
+ *     reads as payload 0, so a retransmission out of a released buffer
+ *     delivers garbage, which the ordering property notices.
  *
  * Properties
  *   safety        (no claim, -DSAFETY) assertions and no invalid end states:
  *                 the system only stops when every node holds every message
- *                 and every buffer has been released.
+ *                 and every buffer has been released.  Assertions: a
+ *                 retransmission goes only to a child that owes the packet;
+ *                 an inner node takes a message's first packet only once it
+ *                 released the message before (the firmware's "one message
+ *                 held at a time" never has to drop one).
  *   in_order      each node delivers message k as its k-th delivery: no loss
  *                 of order, no duplicate, no garbage (exactly once and in
  *                 order, together with all_delivered).
- *   release_safe  no buffer is released before every child acknowledged it,
- *                 judged by the children's own state, not the parent's view.
+ *   release_safe  no buffer is released before every child holds the
+ *                 message's last packet, judged by the children's own state,
+ *                 not the parent's view.
+ *   root_safe     the root's buffer is released only when every node of the
+ *                 tree holds the message (issue 16: SENT means every member
+ *                 has it).
  *   all_delivered under weak fairness and the loss bound, every node
  *                 eventually delivers every message (acceptance cycles, -a -f).
  *
@@ -53,18 +76,24 @@
  *                             release_safe and in_order fail.
  *   -DBROKEN_NO_RETRANSMIT    the timer never fires: a loss stops the multicast;
  *                             safety (end state) and all_delivered fail.
+ *   -DBROKEN_RESEND_ALL       the timer retransmits the window to every child,
+ *                             also to those that acknowledged it: the
+ *                             assertion fails.
+ *   -DBROKEN_ACK_ON_ACCEPT    an inner node acknowledges a packet as soon as it
+ *                             takes it, before its children have it: root_safe
+ *                             fails.
  *
  * Commands (make models runs exactly these, in build/models/mcast_order/<variant>/)
  *   spin -a [-DBROKEN_...] mcast_order.pml
  *   cc -O2 -DSAFETY -DNOCLAIM -DMEMLIM=2048 -o pan_safety pan.c
  *   ./pan_safety -m200000                            # assertions, end states
  *   cc -O2 -DSAFETY -DMEMLIM=2048 -o pan_ltlsafe pan.c
- *   ./pan_ltlsafe -m200000 -N in_order                (and -N release_safe)
+ *   ./pan_ltlsafe -m200000 -N in_order                (and release_safe, root_safe)
  *   cc -O2 -DMEMLIM=2048 -DNFAIR=4 -o pan_live pan.c
  *   ./pan_live -a -f -m200000 -N all_delivered
  *   spin -t -p mcast_order.pml                        # replay a counterexample
  *   spin -n<seed> -u20000 mcast_order.pml             # seeded random simulation
- *   spin -DTRACE -n<seed> -u50000 mcast_order.pml | build/models/agree/replay mc 4 2 2
+ *   spin -DTRACE -n<seed> -u50000 mcast_order.pml | build/models/agree/replay mc 4 2 2 2 2
  *                                                    # model vs ref/proto (tests/models/agree)
  */
 
@@ -73,6 +102,12 @@
 #endif
 #ifndef M
 #define M       2       /* messages multicast by the root */
+#endif
+#ifndef P
+#define P       2       /* packets per message */
+#endif
+#ifndef W
+#define W       2       /* packets in flight from the root (its window) */
 #endif
 #ifndef FANOUT
 #define FANOUT  2       /* children per node (1..3); 1 makes a chain */
@@ -86,7 +121,15 @@
 
 #define PARENT(i)   (((i) - 1) / FANOUT)
 #define FIRSTKID(i) ((i) * FANOUT + 1)
+#define INNER(i)    ((i) > 0 && FIRSTKID(i) < N)
+#define MSG(s)      (((s) - 1) / P + 1)               /* the message of packet s */
 #define HB(i, k)    hbuf[(i) * M + (k) - 1]   /* node i's host copy of message k */
+
+/* What node i's children acknowledged, the minimum over them (255: no such
+ * child).  An inner node's cumulative ACK to its parent. */
+#define KA(i, j)    (((j) < FANOUT && FIRSTKID(i) + (j) < N) -> acked[FIRSTKID(i) + (j)] : 255)
+#define MIN2(a, b)  (((a) < (b)) -> (a) : (b))
+#define MINK(i)     MIN2(MIN2(KA(i, 0), KA(i, 1)), KA(i, 2))
 
 /* -DTRACE: simulations print the protocol decisions, one line each, for
  * tests/models/replay.c to check against the C cores of ref/proto.  The
@@ -101,10 +144,10 @@ chan data[N] = [CAP] of { byte, byte };   /* data[i]: parent -> i: seq, payload 
 chan ack[N]  = [CAP] of { byte, byte };   /* ack[i]: children -> i: child, seq */
 
 byte hbuf[N * M];   /* host buffers (payload; 0 once released) */
-byte rseq[N];       /* last in-order sequence number received from the parent */
-byte sseq[N];       /* last sequence number sent to the children */
+byte rseq[N];       /* last in-order packet received from the parent */
+byte sseq[N];       /* last packet sent to the children */
 byte acked[N];      /* acked[c]: what c's parent knows c acknowledged */
-byte rel[N];        /* buffers 1..rel[i] at node i have been released */
+byte rel[N];        /* messages 1..rel[i] at node i have been released */
 byte dlv[N];        /* messages delivered to node i's host */
 byte last[N];       /* payload of the last delivery at node i */
 byte dloss[N];      /* consecutive losses on the link parent -> i */
@@ -113,7 +156,8 @@ byte aloss[N];      /* consecutive losses on the link i -> parent */
 /* Quantifiers over the non-root nodes, written out for N <= 9. */
 #define ALLNR(P) (P(1) && P(2) && P(3) && P(4) && P(5) && P(6) && P(7) && P(8))
 #define ORD_AT(i) ((i) >= N || last[i] == dlv[i])
-#define REL_AT(i) ((i) >= N || rel[PARENT(i)] <= rseq[i])
+#define REL_AT(i) ((i) >= N || rel[PARENT(i)] * P <= rseq[i])
+#define ROOT_AT(i) ((i) >= N || rel[0] * P <= rseq[i])
 #define DONE_AT(i) ((i) >= N || dlv[i] == M)
 #define FREED_AT(i) ((i) >= N || rel[i] == M)
 
@@ -134,6 +178,7 @@ byte aloss[N];      /* consecutive losses on the link i -> parent */
 
 ltl in_order      { [] ALLNR(ORD_AT) }
 ltl release_safe  { [] ALLNR(REL_AT) }
+ltl root_safe     { [] ALLNR(ROOT_AT) }
 ltl all_delivered { <> ALLNR(DONE_AT) }
 
 /* Put a packet on a link; a full receive buffer drops it (never blocks the NIC). */
@@ -151,52 +196,57 @@ inline xack(me, s) {
     fi
 }
 
-/* Send message k (payload d) to every child of node me: one send record, many replicas. */
-inline to_kids(me, k, d) {
+/* Send packet s (payload d) to every child of node me: one send record, many replicas. */
+inline to_kids(me, s, d) {
     c = FIRSTKID(me);
     do
-    :: c < N && c < FIRSTKID(me) + FANOUT -> xmit(c, k, d); c++
+    :: c < N && c < FIRSTKID(me) + FANOUT -> xmit(c, s, d); c++
     :: else -> break
     od;
     c = 0
 }
 
-/* Release, in order, every buffer all children have acknowledged. */
+/* Release, in order, every message whose last packet all children have
+ * acknowledged; an inner node's host gets the message then. */
 inline release(me) {
     do
-    :: rel[me] < sseq[me] ->
-        c = FIRSTKID(me); ok = 1;
-        do
-        :: c < N && c < FIRSTKID(me) + FANOUT ->
+    :: rel[me] < M && (rel[me] + 1) * P <= sseq[me] ->
 #ifdef BROKEN_EARLY_RELEASE
-            if :: c == FIRSTKID(me) -> ok = (acked[c] > rel[me]) :: else -> skip fi;
+        ok = (acked[FIRSTKID(me)] >= (rel[me] + 1) * P);
 #else
-            ok = ok && (acked[c] > rel[me]);
+        ok = (MINK(me) >= (rel[me] + 1) * P);
 #endif
-            c++
-        :: else -> break
-        od;
         if
-        :: ok -> rel[me]++; HB(me, rel[me]) = 0
+        :: ok ->
+            rel[me]++;
+            if
+            :: me > 0 -> dlv[me]++; last[me] = HB(me, rel[me])   /* RECV event */
+            :: else -> skip
+            fi;
+            HB(me, rel[me]) = 0
         :: else -> break
         fi
     :: else -> break
     od;
-    c = 0; ok = 0
+    ok = 0
 }
 
 /* Each NIC is split into the event handlers of its control program, one
  * process each, so that weak fairness means what the MCP's round-robin event
  * loop gives: a handler that stays enabled eventually runs. */
 
-/* The root's host posts one multicast send event per message. */
+/* The root's host posts the multicast sends; the NIC numbers the packets of
+ * one message at a time, at most W in flight. */
 proctype Host()
 {
     byte c;
+end:
     do
-    :: atomic { sseq[0] < M; sseq[0]++; TR(printf("MC PUSH 0 %d\n", sseq[0]));
-                to_kids(0, sseq[0], HB(0, sseq[0])) }
-    :: else -> break
+    :: atomic { sseq[0] < M * P && sseq[0] - MINK(0) < W &&
+                (sseq[0] % P != 0 || rel[0] * P == sseq[0]) ->
+                sseq[0]++; TR(printf("MC PUSH 0 %d\n", sseq[0]));
+                to_kids(0, sseq[0], HB(0, MSG(sseq[0]))) }
+    :: sseq[0] == M * P -> break
     od
 }
 
@@ -219,17 +269,47 @@ end:
 #endif
                     dloss[me] = 0;
                     rseq[me] = s;
-                    HB(me, s) = d;                        /* RDMA into the host buffer */
-                    dlv[me]++; last[me] = d;              /* delivered to the host */
-                    TR(printf("MC RX %d %d 0 %d\n", me, s, s));
-                    sseq[me] = s;                         /* forward: same seq, one record */
-                    TR(if :: FIRSTKID(me) < N -> printf("MC PUSH %d %d\n", me, s) :: else -> skip fi);
-                    to_kids(me, s, d);
-                    release(me);                          /* a leaf has nothing to wait for */
-                    xack(me, s)
+                    TR(printf("MC RX %d %d 0 0\n", me, s));
+                    /* RDMA into the host buffer; a packet unlike the
+                     * message's first one spoils the copy */
+                    if
+                    :: (s - 1) % P == 0 -> HB(me, MSG(s)) = d
+                    :: else -> HB(me, MSG(s)) = (HB(me, MSG(s)) == d -> d : 0)
+                    fi;
+                    if
+                    :: INNER(me) ->
+                        /* one message held at a time: the one before is gone */
+                        assert((s - 1) % P != 0 || rel[me] + 1 == MSG(s));
+                        sseq[me] = s;                     /* forward: same seq, one record */
+                        TR(printf("MC PUSH %d %d\n", me, s));
+                        to_kids(me, s, d);
+#ifdef BROKEN_ACK_ON_ACCEPT
+                        xack(me, s)
+#else
+                        skip                              /* ACKs when the subtree has it */
+#endif
+                    :: else ->
+                        if
+                        :: s % P == 0 ->                  /* the message's last packet */
+                            dlv[me]++; last[me] = HB(me, MSG(s));
+                            rel[me]++; HB(me, MSG(s)) = 0
+                        :: else -> skip
+                        fi;
+                        xack(me, s)
+                    fi
+                :: s <= rseq[me] ->
+                    /* taken before: acknowledge again what the subtree holds */
+                    if
+                    :: INNER(me) ->
+                        c = MINK(me);
+                        TR(printf("MC RX %d %d 1 %d\n", me, s, c));
+                        xack(me, c); c = 0
+                    :: else ->
+                        TR(printf("MC RX %d %d 1 %d\n", me, s, rseq[me]));
+                        xack(me, rseq[me])
+                    fi
                 :: else ->
-                    TR(printf("MC RX %d %d %d %d\n", me, s, (s <= rseq[me] -> 1 : 2), rseq[me]));
-                    xack(me, rseq[me])                    /* duplicate or gap: re-ack */
+                    TR(printf("MC RX %d %d 2 0\n", me, s))   /* beyond: dropped */
                 fi
             fi;
             s = 0; d = 0
@@ -240,7 +320,7 @@ end:
 /* RECV at a NIC with children: an acknowledgement. */
 proctype AckRx(byte me)
 {
-    byte c, k, ok;
+    byte c, k, ok, m0, u;
     TR(byte r0; byte c1);
 end:
     do
@@ -249,15 +329,24 @@ end:
             if
             :: aloss[c] < MAXLOSS -> aloss[c]++            /* lost on the link */
             :: true ->
+                m0 = MINK(me);
+                TR(r0 = rel[me]; c1 = c);
                 if
                 :: k > acked[c] -> acked[c] = k; aloss[c] = 0
                 :: else -> skip
                 fi;
-                TR(r0 = rel[me]; c1 = c);
                 release(me);
-                TR(printf("MC ACK %d %d %d %d\n", me, c1 - FIRSTKID(me), k, rel[me] - r0))
+                u = MINK(me);
+                TR(printf("MC ACK %d %d %d %d %d %d\n", me, c1 - FIRSTKID(me), k,
+                          u - m0, rel[me] - r0, (me > 0 && u > m0 -> u : 0)));
+#ifndef BROKEN_ACK_ON_ACCEPT
+                if
+                :: me > 0 && u > m0 -> xack(me, u)   /* the subtree holds more */
+                :: else -> skip
+                fi
+#endif
             fi;
-            c = 0; k = 0
+            c = 0; k = 0; m0 = 0; u = 0
         }
     od
 }
@@ -277,11 +366,20 @@ end:
             do
             :: c < N && c < FIRSTKID(me) + FANOUT ->
                 if
+#ifdef BROKEN_RESEND_ALL
+                :: true ->
+                    k = MINK(me) + 1;                     /* every child, from the oldest */
+#else
                 :: UNACKED(me, c - FIRSTKID(me)) ->
                     k = acked[c] + 1;
-                    TR(printf("MC RESEND %d %d %d %d\n", me, c - FIRSTKID(me), k, sseq[me] - acked[c]));
+#endif
+                    TR(if :: k <= sseq[me] ->
+                          printf("MC RESEND %d %d %d %d\n", me, c - FIRSTKID(me), k, sseq[me] - k + 1)
+                       :: else -> skip fi);
                     do
-                    :: k <= sseq[me] -> xmit(c, k, HB(me, k)); k++
+                    :: k <= sseq[me] ->
+                        assert(k > acked[c]);             /* it owes this one */
+                        xmit(c, k, HB(me, MSG(k))); k++
                     :: else -> break
                     od
                 :: else -> skip

@@ -2,20 +2,30 @@
  * replay: check that the C protocol cores of ref/proto make the same
  * decisions as the SPIN models, on traces of seeded random simulations.
  *
- *   spin -DTRACE -n<seed> -u<steps> mcast_order.pml        | replay mc N FANOUT M
+ *   spin -DTRACE -n<seed> -u<steps> mcast_order.pml        | replay mc N FANOUT M P W
  *   spin -DTRACE -n<seed> -u<steps> barrier_unexpected.pml | replay br NS PORTS
  *   spin -DTRACE -n<seed> -u<steps> p2p_reliable.pml       | replay pp W
  *
  * The models print one line per protocol decision (see TR(...) in the .pml
  * files); every line is replayed on the C state and the C answer compared
  * with the model's:
- *   MC PUSH node seq                  nc_mc_push returns seq
- *   MC RX node seq verdict ack        nc_rx_receive: same verdict (0 accept,
- *                                     1 duplicate, 2 gap); the model re-acks
- *                                     `ack' cumulatively, the C replies ACK ack
- *                                     or, for a gap, NACK ack+1
- *   MC ACK node child ack released    nc_mc_ack returns `released'
- *   MC RESEND node child first count  nc_mc_resend gives the same range
+ *   (mc: one nc_mcgroup per node of the model's tree, the root NC_MG_ROOT,
+ *   nodes with children NC_MG_INNER, the others NC_MG_LEAF; P packets per
+ *   message, window W)
+ *   MC PUSH node seq                  the root: nc_mg_push returns seq; an
+ *                                     inner node: the packet it just took is
+ *                                     the last of its window (same number)
+ *   MC RX node seq verdict ack        nc_mg_classify: same verdict (0 take,
+ *                                     1 duplicate, 2 dropped); take:
+ *                                     nc_mg_take; duplicate: nc_mg_up_ack is
+ *                                     the model's re-ack `ack'
+ *   MC ACK node child ack released msgs up
+ *                                     nc_mg_child_ack returns `released'; the
+ *                                     node's current message is released
+ *                                     (nc_mg_msg_done) iff msgs > 0; an inner
+ *                                     node's nc_mg_ack_due sends `up' (0: none)
+ *   MC RESEND node child first count  the packets nc_mg_resend_mask sends to
+ *                                     child are exactly first .. first+count-1
  *   BR OPEN s mask                    nc_bar_open + nc_bar_next_reject reject
  *                                     exactly the endpoints in mask
  *   BR CLOSE s                        nc_bar_close
@@ -45,16 +55,17 @@
 #include <string.h>
 #include "nc_seq.h"
 #include "nc_mcack.h"
+#include "nc_mcgroup.h"
 #include "nc_barrec.h"
 
 #define MAXN 16
 
-static nc_rx_t rx[MAXN];
-static nc_mc_t mc[MAXN];
+static nc_mg_t mg[MAXN];
+static uint32_t cur[MAXN];                 /* mc: the message each node is on (1..) */
 static nc_barrec_t br[MAXN];
 static nc_tx_t tx[2];                      /* pp: send window of direction d */
 static nc_rx_t prx[2];                     /* pp: receive window at node n */
-static int N, FANOUT, M, NS, PORTS, W;
+static int N, FANOUT, M, P, NS, PORTS, W;
 static long lines, bad;
 
 static void mismatch(long ln, const char *what, const char *line)
@@ -75,7 +86,7 @@ static int kids(int i)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: replay mc N FANOUT M  |  replay br NS PORTS  |  replay pp W"
+    fprintf(stderr, "usage: replay mc N FANOUT M P W  |  replay br NS PORTS  |  replay pp W"
                     "   (trace on stdin)\n");
     return 2;
 }
@@ -85,17 +96,21 @@ int main(int argc, char **argv)
     int is_mc = 0, is_pp = 0;
     if (argc < 2)
         return usage();
-    if (strcmp(argv[1], "mc") == 0 && argc == 5) {
+    if (strcmp(argv[1], "mc") == 0 && argc == 7) {
         is_mc = 1;
         N = atoi(argv[2]); FANOUT = atoi(argv[3]); M = atoi(argv[4]);
-        if (N < 2 || N > MAXN || FANOUT < 1 || FANOUT > 3 || M < 1 || M > 255) {
-            fprintf(stderr, "replay: bad parameters N=%d FANOUT=%d M=%d\n", N, FANOUT, M);
+        P = atoi(argv[5]); W = atoi(argv[6]);
+        if (N < 2 || N > MAXN || FANOUT < 1 || FANOUT > 3 || M < 1 || P < 1 || M * P > 255
+            || W < 1 || W > (int)NC_TX_WINDOW_MAX) {
+            fprintf(stderr, "replay: bad parameters N=%d FANOUT=%d M=%d P=%d W=%d\n", N, FANOUT, M, P, W);
             return 2;
         }
         for (int i = 0; i < N; i++) {
-            nc_rx_init(&rx[i], 1);                 /* the models number from 1 */
-            if (kids(i) > 0)
-                nc_mc_init(&mc[i], (uint32_t)kids(i), 1, (uint32_t)M);
+            uint32_t role = i == 0 ? NC_MG_ROOT : kids(i) > 0 ? NC_MG_INNER : NC_MG_LEAF;
+            /* the models number from 1; an inner node's window is its
+             * parent's at most (the model bounds only the root's) */
+            nc_mg_init(&mg[i], role, (uint32_t)kids(i), 1, (uint32_t)W);
+            cur[i] = 1;
         }
     } else if (strcmp(argv[1], "br") == 0 && argc == 4) {
         is_mc = 0;
@@ -133,27 +148,59 @@ int main(int argc, char **argv)
         if (is_mc && strncmp(p, "MC ", 3) == 0) {
             lines++;
             if (sscanf(p + 3, "%15s", op) != 1) { mismatch(ln, "unreadable", line); continue; }
+            int e, f;
             if (strcmp(op, "PUSH") == 0 && sscanf(p + 3, "%*s %d %d", &a, &b) == 2
                 && a >= 0 && a < N && kids(a) > 0) {
-                if (nc_mc_push(&mc[a]) != (uint32_t)b)
-                    mismatch(ln, "nc_mc_push numbers differently", line);
+                nc_mg_t *g = &mg[a];
+                if (a == 0) {
+                    if (g->mc.count >= g->mc.window)
+                        mismatch(ln, "the root's window is full", line);
+                    else if (nc_mg_push(g) != (uint32_t)b)
+                        mismatch(ln, "nc_mg_push numbers differently", line);
+                } else if (g->mc.count == 0 || g->mc.base + g->mc.count - 1u != (uint32_t)b) {
+                    mismatch(ln, "the inner node's window does not end with the packet taken", line);
+                }
             } else if (strcmp(op, "RX") == 0 && sscanf(p + 3, "%*s %d %d %d %d", &a, &b, &c, &d) == 4
                        && a > 0 && a < N) {
-                uint32_t reply;
-                nc_rx_verdict_t v = nc_rx_receive(&rx[a], (uint32_t)b, &reply);
+                nc_mg_verdict_t v = nc_mg_classify(&mg[a], (uint32_t)b);
                 if ((int)v != c)
-                    mismatch(ln, "nc_rx_receive verdict differs", line);
-                else if ((v == NC_RX_GAP ? reply - 1 : reply) != (uint32_t)d)
-                    mismatch(ln, "nc_rx_receive reply differs", line);
-            } else if (strcmp(op, "ACK") == 0 && sscanf(p + 3, "%*s %d %d %d %d", &a, &b, &c, &d) == 4
+                    mismatch(ln, "nc_mg_classify verdict differs", line);
+                else if (v == NC_MG_TAKE)
+                    nc_mg_take(&mg[a], (uint32_t)b);
+                else if (v == NC_MG_DUP && nc_mg_up_ack(&mg[a]) != (uint32_t)d)
+                    mismatch(ln, "nc_mg_up_ack (the re-ack) differs", line);
+            } else if (strcmp(op, "ACK") == 0
+                       && sscanf(p + 3, "%*s %d %d %d %d %d %d", &a, &b, &c, &d, &e, &f) == 6
                        && a >= 0 && a < N && b >= 0 && b < kids(a)) {
-                if (nc_mc_ack(&mc[a], (uint32_t)b, (uint32_t)c) != (uint32_t)d)
-                    mismatch(ln, "nc_mc_ack releases a different number", line);
+                nc_mg_t *g = &mg[a];
+                uint32_t first = (cur[a] - 1u) * (uint32_t)P + 1u, up = 0;
+                uint32_t end, built;
+                bool done, due;
+                if (nc_mg_child_ack(g, (uint32_t)b, (uint32_t)c) != (uint32_t)d)
+                    mismatch(ln, "nc_mg_child_ack releases a different number", line);
+                end = g->mc.base + g->mc.count;          /* one past the last numbered */
+                built = nc_seq_distance(first, end) <= (uint32_t)P ? nc_seq_distance(first, end) : 0u;
+                done = nc_mg_msg_done(g, first, built, (uint32_t)P);
+                if (done != (e > 0))
+                    mismatch(ln, done ? "nc_mg_msg_done releases a message the model keeps"
+                                      : "nc_mg_msg_done keeps a message the model releases", line);
+                if (done)
+                    cur[a]++;
+                due = a > 0 && nc_mg_ack_due(g, &up);
+                if ((due ? (int)up : 0) != f)
+                    mismatch(ln, "nc_mg_ack_due sends another ACK up", line);
             } else if (strcmp(op, "RESEND") == 0 && sscanf(p + 3, "%*s %d %d %d %d", &a, &b, &c, &d) == 4
                        && a >= 0 && a < N && b >= 0 && b < kids(a)) {
-                uint32_t first = 0, n = nc_mc_resend(&mc[a], (uint32_t)b, &first);
-                if (n != (uint32_t)d || (n > 0 && first != (uint32_t)c))
-                    mismatch(ln, "nc_mc_resend gives another range", line);
+                nc_mg_t *g = &mg[a];
+                for (uint32_t k = 0; k < g->mc.count; k++) {
+                    uint32_t seq = g->mc.base + k;
+                    bool to_child = (nc_mg_resend_mask(g, seq) >> b) & 1u;
+                    bool model = seq >= (uint32_t)c && seq < (uint32_t)(c + d);
+                    if (to_child != model) {
+                        mismatch(ln, "nc_mg_resend_mask sends another set to the child", line);
+                        break;
+                    }
+                }
             } else {
                 mismatch(ln, "unknown or out-of-range MC line", line);
             }

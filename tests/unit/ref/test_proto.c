@@ -15,6 +15,7 @@
 
 #include "nc_seq.h"
 #include "nc_mcack.h"
+#include "nc_mcgroup.h"
 #include "nc_barrec.h"
 #include "nc_pool.h"
 
@@ -240,6 +241,9 @@ static void test_mcack_random(void **st)
             uint64_t a = released + rnd() % (uint32_t)(sent - released + 4u);
             uint32_t ack = start + (uint32_t)a - 2u;
             uint32_t got = nc_mc_ack(&t, c, ack);
+            /* the incremental minimum's witness still lags */
+            assert_true(t.lag < nch);
+            assert_int_equal(t.acked[t.lag], 0u);
             if (a >= 2 && a - 2 < sent && a - 1 > held[c] && a - 2 >= released)
                 held[c] = a - 1;
             uint64_t mn = held[0];
@@ -257,6 +261,129 @@ static void test_mcack_random(void **st)
                 assert_int_equal(nc_mc_owes(&t, i, seq), owes);
             }
         }
+    }
+}
+
+/* A leaf and an inner member take only the next packet from the parent,
+ * re-ack older ones and drop the rest (NC_BROKEN_MG_ACCEPT_ANY fails here). */
+static void test_mcgroup_receive(void **st)
+{
+    (void)st;
+    nc_mg_t g;
+    nc_mg_init(&g, NC_MG_LEAF, 0u, 0xFFFFFFFFu, 4u);
+    assert_int_equal(nc_mg_up_ack(&g), 0xFFFFFFFEu);           /* nothing yet */
+    assert_int_equal(nc_mg_classify(&g, 0u), NC_MG_DROP);      /* one too far */
+    assert_int_equal(nc_mg_classify(&g, 0xFFFFFFFFu), NC_MG_TAKE);
+    nc_mg_take(&g, 0xFFFFFFFFu);
+    assert_int_equal(g.expect, 0u);                             /* wrapped */
+    assert_int_equal(nc_mg_up_ack(&g), 0xFFFFFFFFu);
+    assert_int_equal(nc_mg_classify(&g, 0xFFFFFFFFu), NC_MG_DUP);
+    assert_int_equal(nc_mg_classify(&g, 5u), NC_MG_DROP);
+    assert_int_equal(nc_mg_classify(&g, 0x80000000u), NC_MG_DROP); /* 2^31 away: unordered */
+
+    /* an inner member's window toward its children follows what it takes */
+    nc_mg_init(&g, NC_MG_INNER, 2u, 1u, 2u);
+    assert_int_equal(nc_mg_classify(&g, 2u), NC_MG_DROP);
+    nc_mg_take(&g, 1u);
+    nc_mg_take(&g, 2u);
+    assert_int_equal(g.mc.count, 2u);
+    assert_int_equal(g.mc.base + g.mc.count, g.expect);
+    assert_int_equal(nc_mg_classify(&g, 3u), NC_MG_DROP);      /* window full */
+    assert_int_equal(nc_mg_classify(&g, 1u), NC_MG_DUP);
+    assert_int_equal(nc_mg_up_ack(&g), 0u);                     /* children hold nothing */
+}
+
+/* An inner member: the ACK up trails the slowest child, a message is
+ * released only when every child has its last packet, retransmissions go
+ * only to the children that owe (NC_BROKEN_MG_EARLY_RELEASE and
+ * NC_BROKEN_MG_RESEND_ALL fail here). */
+static void test_mcgroup_inner(void **st)
+{
+    (void)st;
+    nc_mg_t g;
+    uint32_t ack = 77u;
+    nc_mg_init(&g, NC_MG_INNER, 3u, 10u, 8u);
+    assert_false(nc_mg_ack_due(&g, &ack));
+    assert_int_equal(ack, 77u);
+    for (uint32_t s = 10u; s < 13u; s++) {                      /* a 3-packet message */
+        assert_int_equal(nc_mg_classify(&g, s), NC_MG_TAKE);
+        nc_mg_take(&g, s);
+    }
+    assert_int_equal(nc_mg_resend_mask(&g, 10u), 7u);
+    assert_int_equal(nc_mg_child_ack(&g, 0u, 12u), 0u);         /* child 0 has it all */
+    assert_int_equal(nc_mg_resend_mask(&g, 12u), 6u);
+    assert_false(nc_mg_msg_done(&g, 10u, 3u, 3u));
+    assert_false(nc_mg_ack_due(&g, &ack));
+    assert_int_equal(nc_mg_child_ack(&g, 1u, 12u), 0u);
+    assert_int_equal(nc_mg_child_ack(&g, 2u, 10u), 1u);         /* everyone has 10 */
+    assert_true(nc_mg_ack_due(&g, &ack));
+    assert_int_equal(ack, 10u);
+    assert_int_equal(nc_mg_up_ack(&g), 10u);
+    assert_false(nc_mg_ack_due(&g, &ack));                      /* told already */
+    assert_int_equal(nc_mg_resend_mask(&g, 11u), 4u);           /* only child 2 */
+    assert_int_equal(nc_mg_resend_mask(&g, 10u), 0u);
+    assert_false(nc_mg_msg_done(&g, 10u, 3u, 3u));
+    assert_int_equal(nc_mg_child_ack(&g, 2u, 12u), 2u);
+    assert_true(nc_mg_msg_done(&g, 10u, 3u, 3u));
+    assert_true(nc_mg_ack_due(&g, &ack));
+    assert_int_equal(ack, 12u);
+}
+
+/* Seeded random runs of a root and its children over lossy links, against
+ * what the children really hold: the root's message completes exactly when
+ * every child holds every packet of it; an inner member never acknowledges
+ * more than all its children hold. */
+static void test_mcgroup_random(void **st)
+{
+    (void)st;
+    for (int run = 0; run < 200; run++) {
+        nc_mg_t root, kid[NC_MC_MAX_CHILDREN];
+        uint32_t nch = 1u + rnd() % 8u, first = (run & 1) ? 0xFFFFFFF8u : 1u + rnd() % 1000u;
+        uint32_t msgs = 0, mfirst = first, npk = 1u + rnd() % 6u, built = 0;
+        nc_mg_init(&root, NC_MG_ROOT, nch, first, 8u);
+        for (uint32_t c = 0; c < nch; c++)
+            nc_mg_init(&kid[c], c == 0 ? NC_MG_INNER : NC_MG_LEAF, c == 0 ? 1u : 0u, first, 8u);
+        for (int step = 0; step < 3000 && msgs < 20; step++) {
+            uint32_t c = rnd() % nch, r = rnd() % 4u;
+            if (r == 0 && built < npk && root.mc.count < root.mc.window) {
+                (void)nc_mg_push(&root);
+                built++;
+            } else if (r == 1 && root.mc.count) {
+                /* a packet in flight reaches child c (maybe a resend) */
+                uint32_t seq = root.mc.base + rnd() % root.mc.count;
+                if (nc_mg_resend_mask(&root, seq) >> c & 1u) {
+                    nc_mg_verdict_t v = nc_mg_classify(&kid[c], seq);
+                    if (v == NC_MG_TAKE)
+                        nc_mg_take(&kid[c], seq);
+                }
+            } else if (r == 2) {
+                /* child 0 is an inner member whose one child acks at random */
+                uint32_t ack;
+                if (c == 0 && kid[0].mc.count && rnd() % 2u)
+                    (void)nc_mg_child_ack(&kid[0], 0u, kid[0].mc.base + rnd() % kid[0].mc.count);
+                if (c == 0)
+                    (void)nc_mg_ack_due(&kid[0], &ack);
+                /* what the child says never exceeds what its subtree took */
+                ack = nc_mg_up_ack(&kid[c]);
+                assert_true(nc_seq_distance(ack + 1u, kid[c].expect) < 0x80000000u);
+                if (c == 0)
+                    assert_true(nc_seq_distance(ack + 1u, kid[0].mc.base) == 0u);
+                if (rnd() % 3u)     /* the ACK may be lost */
+                    (void)nc_mg_child_ack(&root, c, ack);
+            }
+            bool done = nc_mg_msg_done(&root, mfirst, built, npk);
+            if (done) {
+                /* every child (and child 0's subtree) holds the whole message */
+                for (uint32_t k = 0; k < nch; k++)
+                    assert_true(nc_seq_distance(mfirst, kid[k].expect) >= npk);
+                assert_true(nc_seq_distance(mfirst, kid[0].up + 1u) >= npk);
+                msgs++;
+                mfirst += npk;
+                npk = 1u + rnd() % 6u;
+                built = 0;
+            }
+        }
+        assert_true(msgs > 0);
     }
 }
 
@@ -395,6 +522,9 @@ int main(void)
         cmocka_unit_test(test_gbn_lossy),
         cmocka_unit_test(test_mcack),
         cmocka_unit_test(test_mcack_random),
+        cmocka_unit_test(test_mcgroup_receive),
+        cmocka_unit_test(test_mcgroup_inner),
+        cmocka_unit_test(test_mcgroup_random),
         cmocka_unit_test(test_barrec),
         cmocka_unit_test(test_barrec_exhaustive),
         cmocka_unit_test(test_tokq),
