@@ -263,9 +263,6 @@ static void assert_list(const uint8_t *ring, const uint32_t *c, const uint32_t *
     }
 }
 
-/* The NIC's step lists of a PE and a GB barrier (the ABI is frozen: the
- * same words as before nc_barrier_expand existed), and the list reused
- * (length 0) when it is the same as the previous one. */
 /* Sends up to the inline limit go by PIO: the payload in the token's
  * inline area, a four-word SENDI; beyond it (or with the limit lowered),
  * a SEND for the NIC's DMA; the command words beyond a command's own are
@@ -287,8 +284,7 @@ static void test_inline_sends(void **state)
     for (unsigned i = 0; i < NC_INLINE_MAX + 1; i++)
         buf[i] = (uint8_t)(i * 7 + 1);
     assert_int_equal(nc_send(p, 3, 2, buf, 5, &ctx), NC_OK);
-    while (ncmds < 3)
-        usleep(100);
+    commands(3);
     assert_int_equal(cmds[2][0], NC_CMD_SENDI);
     assert_int_equal(cmds[2][1], 5);
     assert_int_equal(cmds[2][2], 3u << 8 | 2u);
@@ -297,8 +293,7 @@ static void test_inline_sends(void **state)
     assert_memory_equal(area, buf, 5);
     /* the largest inline send, whole, into another token's area */
     assert_int_equal(nc_send(p, 1, 0, buf, NC_INLINE_MAX, &ctx), NC_OK);
-    while (ncmds < 4)
-        usleep(100);
+    commands(4);
     assert_int_equal(cmds[3][0], NC_CMD_SENDI);
     assert_int_equal(cmds[3][1], NC_INLINE_MAX);
     assert_int_not_equal(cmds[3][3], cmds[2][3]);
@@ -306,16 +301,14 @@ static void test_inline_sends(void **state)
     assert_memory_equal(area, buf, NC_INLINE_MAX);
     /* one byte more: DMA */
     assert_int_equal(nc_send(p, 1, 0, buf, NC_INLINE_MAX + 1, &ctx), NC_OK);
-    while (ncmds < 5)
-        usleep(100);
+    commands(5);
     assert_int_equal(cmds[4][0], NC_CMD_SEND);
     assert_int_equal(cmds[4][3], NC_INLINE_MAX + 1);
     /* the limit: 0 sends everything by DMA, beyond the ABI's is refused */
     assert_int_equal(nc_set_inline_max(p, NC_INLINE_MAX + 1), NC_EINVAL);
     assert_int_equal(nc_set_inline_max(p, 0), NC_OK);
     assert_int_equal(nc_send(p, 1, 0, buf, 1, &ctx), NC_OK);
-    while (ncmds < 6)
-        usleep(100);
+    commands(6);
     assert_int_equal(cmds[5][0], NC_CMD_SEND);
     assert_int_equal(cmds[5][3], 1);
     /* an inline send completes like any other: its token comes back */
@@ -339,12 +332,14 @@ static void test_inline_sends(void **state)
         usleep(100);        /* the fake MCP took everything so far */
     unsigned before = ncmds;
     assert_int_equal(nc_send(p, 1, 0, buf, 4, &ctx), NC_OK);
-    while (ncmds < before + 1)
-        usleep(100);
+    commands(before + 1);
     assert_int_equal(cmds[before % 64][0], NC_CMD_SEND);
     assert_int_equal(nc_close(p), NC_OK);
 }
 
+/* The NIC's step lists of a PE and a GB barrier (the ABI is frozen: the
+ * same words as before nc_barrier_expand existed), and the list reused
+ * (length 0) when it is the same as the previous one. */
 static void test_barrier_lists(void **state)
 {
     nc_member m[4] = { { 3, 1 }, { 0, 2 }, { 2, 0 }, { 1, 5 } };
