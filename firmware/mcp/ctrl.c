@@ -123,6 +123,8 @@ static __attribute__((noinline)) bool xmit_one(void)
         if (!rl) {
             work--;
             x->done(x);     /* no route: dropped, as the wire would */
+            if (x_wire)
+                return true;    /* done sent another one (mcp_xmit_now) */
             continue;
         }
         x_wire = x;
@@ -138,9 +140,9 @@ static __attribute__((noinline)) bool xmit_one(void)
 /* x on the wire at once when nothing is ahead of it (no control packet,
  * no collective packet queued or unfinished) and the engine is free, as
  * ctrl_ack does for ACKs; else queued. Saves the trip through the main
- * loop to tx_poll (~1-3 us a packet on P-GM2). Only from the receive,
- * DMA-completion, command and timer paths: inside tx_poll (a done
- * callback) the caller of ctrl_send_one believes the engine is free. */
+ * loop to tx_poll (~1-3 us a packet on P-GM2). From a done callback too
+ * (xmit_finish): ctrl_send_one then sees the engine taken (x_wire) and
+ * says so to tx_poll; a multisend's next copy skips the queue that way. */
 void mcp_xmit_now(struct mcp_xpkt *x)
 {
     uint32_t rl;
@@ -162,8 +164,11 @@ void mcp_xmit_now(struct mcp_xpkt *x)
 
 bool ctrl_send_one(void)
 {
-    if (__builtin_expect(x_wire != 0, 0))
+    if (__builtin_expect(x_wire != 0, 0)) {
         xmit_finish();
+        if (x_wire)
+            return true;    /* its callback put a packet on the wire (mcp_xmit_now) */
+    }
     if (!count)
         return xmit_one();
     struct ctrl c = q[head];

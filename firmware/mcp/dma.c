@@ -88,23 +88,6 @@ static inline __attribute__((always_inline)) void start(int e)
     start_chain(e, false);
 }
 
-static inline __attribute__((always_inline)) bool queue_on(int e, const struct dma_req *r)
-{
-    struct engine *g = &eng[e];
-
-    if (g->count == NC_FW_DMA_QUEUE)
-        return false;
-    g->q[(g->head + g->count) % NC_FW_DMA_QUEUE] = *r;
-    g->count++;
-    start(e);
-    return true;
-}
-
-bool dma_queue(bool to_lanai, const struct dma_req *r)
-{
-    return to_lanai ? queue_on(1, r) : queue_on(0, r);
-}
-
 struct dma_req *dma_slot(bool to_lanai)
 {
     struct engine *g = &eng[to_lanai ? 1 : 0];

@@ -25,11 +25,9 @@ struct dma_req {            /* 32 bytes: a queue slot's address is a shift */
     uint32_t gen;           /* port generation when queued */
     uint32_t lar, eah, eal, len;
 };
-/* Queue a transfer; false when the queue is full (callers size their pools
- * so that it never is). */
-bool dma_queue(bool to_lanai, const struct dma_req *r);
-/* The same without a copy: the free slot at the queue's tail (NULL when
- * full), filled by the caller, then queued by dma_push. */
+/* Queue a transfer: the free slot at the queue's tail (NULL when full;
+ * callers size their pools so that it never is), filled by the caller,
+ * then queued by dma_push. */
 struct dma_req *dma_slot(bool to_lanai);
 void dma_push(bool to_lanai);
 void dma_push_checked_l2e(void);    /* dma_push(false) for a fresh, non-empty request */

@@ -95,7 +95,8 @@ struct mcp_xpkt {
 };
 void mcp_xmit(struct mcp_xpkt *x);
 /* mcp_xmit, but straight on the wire when the engine is free and nothing
- * waits ahead (ctrl.c). Not from a done callback (tx_poll's context). */
+ * waits ahead (ctrl.c); from any path, a done callback's too (the send
+ * loop sees the engine taken). */
 void mcp_xmit_now(struct mcp_xpkt *x);
 /* Store len bytes at from (in rx buffer b, handed to a raw callback) into
  * host memory hi:lo of port (generation gen: dropped if it changed), on

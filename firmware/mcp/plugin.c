@@ -128,19 +128,22 @@ bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32
 bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void *to,
                uint32_t hi, uint32_t lo, uint32_t len)
 {
-    struct dma_req r;
+    struct dma_req *r = dma_slot(true);     /* filled in place: no copy into the queue */
 
-    r.done = done;
-    r.checkgen = 0;
-    r.port = (uint8_t)port;
-    r.arg = arg;
-    r.gen = gen;
-    r.lar = (uint32_t)(uintptr_t)to;
-    r.eah = hi;
-    r.eal = lo;
-    r.len = len;
-    r.last = 1;
-    return dma_queue(true, &r);
+    if (!r)
+        return false;
+    r->done = done;
+    r->checkgen = 0;
+    r->port = (uint8_t)port;
+    r->arg = arg;
+    r->gen = gen;
+    r->lar = (uint32_t)(uintptr_t)to;
+    r->eah = hi;
+    r->eal = lo;
+    r->len = len;
+    r->last = 1;
+    dma_push(true);
+    return true;
 }
 
 void mcp_store_cb(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg,
