@@ -102,6 +102,10 @@ struct mgroup {
     uint8_t lost;           /* a member at or below a child was given up, or left */
     uint8_t self;           /* this entry's index in mc_groups (set once, mc_init) */
     uint32_t id, gen, serial;
+    /* the group's instance (docs/multicast.md "Setting a group again"):
+     * the root's, made at each set; a member's, taken from the first
+     * packet after its set (0: none yet); every MC packet carries it */
+    uint32_t inst;
     uint32_t nchildren;
     uint32_t parent;        /* NC_MC_MEMBER of the parent; NC_MC_ROOT */
     uint32_t rootm;         /* NC_MC_MEMBER of the root (RECV events' source) */
@@ -218,6 +222,16 @@ static void dead_hold(struct mgroup *g, uint32_t seq)
 
 /* ---- root ---------------------------------------------------------------- */
 
+/* A root's new instance of its group, at each set: never 0, and new
+ * across sets (the entry's serial) and MCP loads (the loader's boot id),
+ * so no member or packet of an earlier instance is taken for this one. */
+static uint32_t mc_instance(const struct mgroup *g)
+{
+    uint32_t inst = (my_boot << 20) ^ (g->serial & 0xFFFFFu);
+
+    return inst ? inst : 1u;
+}
+
 static void mc_pump_work(struct mgroup *g);
 static inline __attribute__((always_inline)) void mc_pump(struct mgroup *g);
 
@@ -303,7 +317,8 @@ static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
     h->len = len;
     h->pad2[0] = g->id;
     h->pad2[1] = g->rootm;
-    h->ack = h->epoch = 0;
+    h->ack = 0;
+    h->epoch = g->inst;
     g->activity = 1;
     if (g->msg.inl && len) {
         /* inline: the payload is in SRAM already (whole words) */
@@ -450,6 +465,10 @@ static void child_ack(uint32_t src, const struct nc_pkt *h)
 
     if (!g || !mc_sender(g) || g->port != h->dst_port || !mc_complete(g))
         return;
+#ifndef NC_BROKEN_MC_ANY_INSTANCE
+    if (h->epoch != g->inst)
+        return;     /* another instance's ACK: from before the child's set or this one */
+#endif
     /* The children ACK about in the order they were sent to: the search
      * starts after the last one's (one compare, not ~n/2, per ACK) */
     ci = g->ack_next < g->nchildren ? g->ack_next : 0;
@@ -548,6 +567,7 @@ static void mc_send_ack(const struct mgroup *g, uint32_t seq)
         h->dst_port = (uint8_t)(g->parent & 0xFF);
         h->pad2[0] = g->id;
         h->pad2[1] = g->lost;
+        h->epoch = g->inst;
         mcp_xmit_now(&k->x);    /* from receive, timer and command paths only */
         return;
     }
@@ -678,14 +698,16 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
 
 static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
 {
-    struct mgroup *g = mc_lookup(h->pad2[0], true);
+    struct mgroup *g = mc_find(h->pad2[0]);
     struct port *p;
     bool held = false, last, inner;
     nc_mg_verdict_t v;
     uint32_t lo;
 
+    if (!g)
+        g = mc_lookup(h->pad2[0], true);    /* a closed member's entry */
     if (g && g->role == G_CLOSED && g->port == h->dst_port &&
-        g->parent == NC_MC_MEMBER(src, h->src_port)) {
+        g->parent == NC_MC_MEMBER(src, h->src_port) && h->epoch == g->inst) {
         if (nc_mg_classify(&g->pg, h->seq) == NC_MG_DUP)
             mc_send_ack(g, g->pg.expect - 1);
         return false;
@@ -695,6 +717,20 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         n != NC_PKT_HDR + h->len || h->msg_len > NC_ABI_MAX_MSG || h->offset > h->msg_len ||
         h->len > h->msg_len - h->offset || !mc_complete(g))
         return false;
+#ifdef NC_BROKEN_MC_ANY_INSTANCE
+    g->inst = h->epoch;     /* broken on purpose (tests/mcast/suite): any instance taken */
+#endif
+    if (h->epoch != g->inst) {
+        /* Another instance of the group (docs/multicast.md "Setting a
+         * group again"): the root set it again and this member not yet
+         * (dropped unanswered: the root sends it again until the member
+         * is set too, or gives it up), or the instance before this
+         * member's set. A member set afresh joins the instance of the
+         * first packet it may take: the start of a numbering. */
+        if (g->inst || h->seq != g->pg.expect || h->offset != 0)
+            return false;
+        g->inst = h->epoch;
+    }
     inner = g->nchildren != 0;
     v = nc_mg_classify(&g->pg, h->seq);
 #ifdef NC_BROKEN_MC_ACCEPT_ANY
@@ -719,7 +755,7 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
 
         if (!p->open || p->gen != g->gen)
             return false;
-        t = port_take_rtoken(p, h->msg_len);
+        t = port_take_rtoken_head(p, h->msg_len);
         if (t == NONE16)
             return false;   /* no buffer yet: the parent sends it again */
         g->active = 1;
@@ -741,12 +777,12 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         return false;
     }
     lo = g->lo + h->offset;
-    if (h->len && !g->discard && !port_mem_ok(g->port, g->hi + (lo < g->lo), lo, h->len))
-        g->discard = 1;
     g->got += h->len;
     nc_mg_take(&g->pg, h->seq);     /* an inner member numbers it for its children too */
     last = h->offset + h->len == h->msg_len;
     if (inner) {
+        if (h->len && !g->discard && !port_mem_ok(g->port, g->hi + (lo < g->lo), lo, h->len))
+            g->discard = 1;
         held = inner_take(g, h, b, lo);
         if (last)
             g->active = 0;
@@ -763,6 +799,11 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
      * parent may count it now. Queued after the store and the RECV event
      * it left ~3 us later (docs/multicast.md, "Per-message cost"). */
     mc_send_ack(g, h->seq);
+    /* the memory check after the ACK: a message the process's memory
+     * cannot take is still taken (its RECV says EFAULT), so the ACK does
+     * not wait for the check */
+    if (h->len && !g->discard && !port_mem_ok(g->port, g->hi + (lo < g->lo), lo, h->len))
+        g->discard = 1;
     if (h->len && !g->discard) {
         mcp_store(g->port, g->gen, b, h + 1, g->hi + (lo < g->lo), lo, h->len);
         held = true;
@@ -831,6 +872,7 @@ static void mc_set(uint32_t pi, const uint32_t *a)
         g->built = g->npk = g->stored = 0;
         g->first = 1;
         g->rootm = parent == NC_MC_ROOT ? NC_MC_MEMBER(my_node, pi) : 0;
+        g->inst = parent == NC_MC_ROOT ? mc_instance(g) : 0;
         nc_mg_init(&g->pg, parent == NC_MC_ROOT ? NC_MG_ROOT : nch ? NC_MG_INNER : NC_MG_LEAF,
                    nch, 1, NC_FW_WINDOW);      /* numbers from 1; nothing acknowledged up */
         g->resend = g->resend_end = 1;

@@ -20,7 +20,7 @@ extern char __mem_size[];
 static char *volatile mem_top = __mem_size;
 
 volatile struct nc_abi nc_abi_block __attribute__((aligned(4096)));
-uint32_t my_node, n_nodes;
+uint32_t my_node, n_nodes, my_boot;
 #ifdef NC_MCP_PROFILE
 volatile uint32_t mcp_prof[8], mcp_prof_t0, mcp_plog[256], mcp_plog_n;
 #endif
@@ -45,7 +45,8 @@ void __crt0_start(int argc, char **argv)
     ports_init();
     tx_init();
     tx_set_clock(sb[NC_SB_OFF_CLOCKVAL / 4]);
-    tx_set_boot(sb[NC_SB_OFF_BOOT_ID / 4]);
+    my_boot = sb[NC_SB_OFF_BOOT_ID / 4];
+    tx_set_boot(my_boot);
     rx_init();
     plugin_init();
     sb[NC_SB_OFF_ABI / 4] = (uint32_t)(uintptr_t)&nc_abi_block;

@@ -24,9 +24,10 @@
  * one instruction each; for code that touches many fields of one element. */
 #define NC_OPAQUE(ptr) __asm__("" : "+r"(ptr))
 
-/* This node and the cluster's size (main.c, from the shared block), and
- * the block the host and the MCP share (nc_abi.h). */
-extern uint32_t my_node, n_nodes;
+/* This node, the cluster's size and the loader's boot id of this MCP
+ * (main.c, from the shared block: 0 at a board's first load, one more at
+ * each later one), and the block the host and the MCP share (nc_abi.h). */
+extern uint32_t my_node, n_nodes, my_boot;
 extern volatile struct nc_abi nc_abi_block;
 
 #endif

@@ -284,7 +284,10 @@ int nc_postal_lambda_from(const char *table, size_t len, unsigned *lambda, char 
  * root. Members distinct, 2 .. NC_GROUP_MAX_MEMBERS of them; the caller
  * must be one (else NC_EINVAL). Writes this member's parent and children
  * into its NIC; the group may be used once every member has done so (as
- * with nc_group_multisend). */
+ * with nc_group_multisend). Called again for a group that exists (new
+ * members or tree; at the root after its last NC_EVENT_SENT, else
+ * NC_EBUSY), it sets a new instance of it: packets and ACKs of an earlier
+ * instance are not taken (docs/multicast.md "Setting a group again"). */
 int nc_group_create(nc_port *p, uint32_t group, const nc_member *members, unsigned n,
                     unsigned root, const nc_tree_spec *tree);
 /* The tree nc_group_create builds, without a NIC: parent[i] = the index of

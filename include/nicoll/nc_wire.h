@@ -39,7 +39,9 @@
  * packet of a message (msg_len, offset, len), pad2[1] the root
  * (NC_MC_MEMBER); MC_ACK from a child to its parent says that it and its
  * whole subtree hold every group packet up to seq, pad2[1] 1 when a member
- * at or below it was given up (the send time-out) or left. */
+ * at or below it was given up (the send time-out) or left. epoch, in both:
+ * the group's instance, which the root makes new each time the group is
+ * set; a member takes and acknowledges only its own instance's packets. */
 #define NC_PT_MC_DATA    0x0A18u
 #define NC_PT_MC_ACK     0x0A19u
 

@@ -43,6 +43,20 @@
  *       until the closed member is given up, NC_ETIMEDOUT from then on.
  *       Prints "reopen root: A NC_OK, B NC_ETIMEDOUT" and
  *       "reopen member done got=N stale=S failures=F".
+ *   rejoin SEED NMSG MAXLEN OUTSTANDING
+ *       the group set again (docs/multicast.md "Setting a group again"):
+ *       first reopen's run without the ordinary message (the last node's
+ *       process closes its port after NMSG/2 messages, opens it again and
+ *       sets the group at once; the root's sends end NC_ETIMEDOUT once it
+ *       is given up), then the root, as soon as its last SENT came, sets
+ *       the group again (send time-out REJOIN_TIMEOUT_US) and multicasts
+ *       REJOIN_MSGS messages of REJOIN_LEN bytes, every one of which must
+ *       complete NC_OK and reach every member, the rejoined one included,
+ *       once, in order, intact. The other members set the group again
+ *       only after their first run's LINGER_NS check: for 2 ms the root's
+ *       new packets meet their old entries, whose duplicate ACKs (of the
+ *       first run's numbers) the root must not count. Prints "ms root
+ *       done" and "ms member done" once per run and "rejoin done".
  *   conc SEED NROOTS KIND NMSG MAXLEN [cyclic|ordered]
  *       concurrent multicasts from different roots on the same NICs: node
  *       r < NROOTS is the root of group GROUP+r over every node's port 0
@@ -95,6 +109,9 @@
 #define MAX_OUT 8u
 #define DEAD_TIMEOUT_US 2000u       /* the send time-out of the dead-member runs */
 #define CYCLIC_TIMEOUT_US 20000u    /* ... and of the cyclic-tree run */
+#define REJOIN_TIMEOUT_US 100000u   /* rejoin's second run: longer than the members' lag */
+#define REJOIN_MSGS 8u
+#define REJOIN_LEN 16384            /* 4 packets: more than the first run's numbers */
 #define MAX_ROOTS 8u
 
 static unsigned me, nn;
@@ -521,6 +538,73 @@ static int reopen(int argc, char **argv)
     return rc;
 }
 
+/* rejoin's closing member: reopen_member's first half, then the group
+ * set again on the new port at once, then the second run as a member. */
+static int rejoin_member(nc_port *p, unsigned nmsg, size_t maxlen)
+{
+    unsigned keep = nmsg / 2, got = 0;
+    nc_event ev;
+    int rc;
+
+    for (unsigned i = 0; i < RECV_BUFS; i++)
+        nc_provide_recv(p, region(p, maxlen ? maxlen : 1), maxlen, NULL);
+    while (got < keep && !failures) {
+        if (wait_event(p, &ev, DEADLINE_NS) != NC_OK || ev.type != NC_EVENT_RECV ||
+            ev.status != NC_OK || ev.group != GROUP) {
+            FAIL("rejoin: message %u of %u did not come before the close\n", got, keep);
+            break;
+        }
+        got++;
+        nc_provide_recv(p, ev.buf, maxlen, NULL);
+    }
+    nc_close(p);
+    p = open_port(0);
+    create_group(p, 0);
+    nc_host_printf("rejoin: node %u closed its port after %u messages, opened it and set the "
+                   "group again\n", me, got);
+    fixed_len = REJOIN_LEN;
+    rc = member(p, REJOIN_MSGS, REJOIN_LEN);
+    nc_close(p);
+    return rc;
+}
+
+static int rejoin(int argc, char **argv)
+{
+    unsigned nmsg = argc > 3 ? (unsigned)atoi(argv[3]) : 4;
+    size_t maxlen = argc > 4 ? strtoul(argv[4], NULL, 0) : 1000;
+    unsigned out = argc > 5 ? (unsigned)atoi(argv[5]) : 1;
+    nc_port *p;
+    int rc;
+
+    if (nn < 3 || nn - 1 > NC_GROUP_MAX_DESTS || maxlen > 65536 || !out || out > MAX_OUT ||
+        nmsg < 2) {
+        nc_host_printf("FAIL rejoin: bad arguments (nodes %u, messages %u, maxlen %zu, "
+                       "outstanding %u)\n", nn, nmsg, maxlen, out);
+        return 2;
+    }
+    reopened = (int)nn - 1;
+    p = open_port(0);
+    if (me == 0 && (rc = nc_set_send_timeout(p, DEAD_TIMEOUT_US)) != NC_OK)
+        FAIL("nc_set_send_timeout: %s\n", nc_strerror(rc));
+    create_group(p, 0);
+    if ((int)me == reopened)
+        return rejoin_member(p, nmsg, maxlen);
+    rc = me == 0 ? root(p, nmsg, maxlen, out) : member(p, nmsg, maxlen);
+    if (!rc) {
+        /* the second run: the group set again, every message NC_OK */
+        reopened = -1;
+        fixed_len = REJOIN_LEN;
+        if (me == 0 && (rc = nc_set_send_timeout(p, REJOIN_TIMEOUT_US)) != NC_OK)
+            FAIL("nc_set_send_timeout: %s\n", nc_strerror(rc));
+        create_group(p, 0);
+        rc = me == 0 ? root(p, REJOIN_MSGS, REJOIN_LEN, out) : member(p, REJOIN_MSGS, REJOIN_LEN);
+    }
+    if (me == 0)
+        nc_host_printf("rejoin done failures=%d\n", failures);
+    nc_close(p);
+    return rc || failures;
+}
+
 static int conc(int argc, char **argv)
 {
     unsigned nroots = argc > 3 ? (unsigned)atoi(argv[3]) : 2;
@@ -876,6 +960,8 @@ int main(int argc, char **argv)
         return reopen(argc, argv);
     if (!strcmp(mode, "postal"))
         return postal();
+    if (!strcmp(mode, "rejoin"))
+        return rejoin(argc, argv);
     nc_host_printf("FAIL unknown mode '%s'\n", mode);
     return 2;
 }
