@@ -19,10 +19,14 @@
  *     SIZE   message sizes in bytes, one run each
  *
  * Node 0 prints per size
- *   r1 path=P dests=D size=S count=C avg_us=X half1_us=Y half2_us=Z
+ *   r1 path=P dests=D size=S count=C avg_us=X half1_us=Y half2_us=Z oneway_us=W
  * the average latency over all COUNT iterations and over each half (the
- * average is stable when the halves agree). Destinations take each message
- * from a receive buffer and give the buffer straight back.
+ * average is stable when the halves agree), and the one-way time: from
+ * the root's post until the first destination's host has the message
+ * (its RECV event), averaged over the same iterations (the emulator's
+ * hosts share one virtual clock; the first destination sends its sum of
+ * receive times to the root after each size). Destinations take each
+ * message from a receive buffer and give the buffer straight back.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +103,13 @@ int main(int argc, char **argv)
         return fail("nc_group_multisend", rc);
 
     uint8_t *buf = NULL;
+    uint64_t *sum = NULL;       /* node 1: its receive times' sum, sent to the root */
+    if (me == 1) {
+        if (!(sum = nc_alloc(p, sizeof *sum)))
+            return fail("nc_alloc", NC_ENOMEM);
+        if ((rc = nc_register(p, sum, sizeof *sum)))
+            return fail("nc_register", rc);
+    }
     if (me == 0) {
         buf = nc_alloc(p, maxlen ? maxlen : 1);
         if (!buf)
@@ -108,7 +119,8 @@ int main(int argc, char **argv)
         memset(buf, 0x5A, maxlen);
     }
     for (unsigned s = 0; s < nsizes; s++) {
-        uint64_t t0 = 0, th = 0, t1;
+        uint64_t t0 = 0, th = 0, t1, posted = 0, received = 0;
+        const nc_member first = { 1, 0 };
 
         for (unsigned i = 0; i < warm + count; i++) {
             if (me != 0) {
@@ -121,23 +133,42 @@ int main(int argc, char **argv)
                                    size[s]);
                     return 1;
                 }
+                if (i >= warm)
+                    received += nc_host_now_ns();
                 continue;
             }
             if (i == warm)
                 t0 = nc_host_now_ns();
             if (i == warm + count / 2)
                 th = nc_host_now_ns();
+            if (i >= warm)
+                posted += nc_host_now_ns();
             if ((rc = once(&h, nic, dests, nn - 1, buf, size[s])))
                 return fail(nic ? "multisend (NIC)" : "multiple unicasts (host)", rc);
         }
+        if (me == 1) {
+            /* the first destination's receive times to the root (not timed) */
+            *sum = received;
+            if ((rc = nc_hmultisend(&h, &root, 1, sum, sizeof *sum)))
+                return fail("sending the receive times", rc);
+        }
         if (me == 0) {
             unsigned c1 = count / 2, c2 = count - count / 2;
+            nc_event ev;
 
             t1 = nc_host_now_ns();
+            if ((rc = nc_hmc_recv(&h, first, &ev)))
+                return fail("receiving the first destination's times", rc);
+            if (ev.len != sizeof received)
+                return fail("the first destination's times", NC_EINVAL);
+            memcpy(&received, ev.buf, sizeof received);
+            if ((rc = nc_hmc_release(&h, ev.buf)))
+                return fail("receive", rc);
             nc_host_printf("r1 path=%s dests=%u size=%zu count=%u avg_us=%.3f half1_us=%.3f "
-                           "half2_us=%.3f\n", argv[1], nn - 1, size[s], count,
+                           "half2_us=%.3f oneway_us=%.3f\n", argv[1], nn - 1, size[s], count,
                            (double)(t1 - t0) / count / 1000, (double)(th - t0) / c1 / 1000,
-                           (double)(t1 - th) / c2 / 1000);
+                           (double)(t1 - th) / c2 / 1000,
+                           (double)(int64_t)(received - posted) / count / 1000);
         }
     }
     nc_hmc_fini(&h);
