@@ -13,7 +13,11 @@
  *
  * The group's tree is the setting MPI_NC_BCAST_TREE (default postal with
  * lambda 4), built by libnicoll on the ID order; inner members' NICs
- * forward each packet as it arrives. The data go without a header: the group names the communicator and the
+ * forward each packet as it arrives. With postal:0 a (communicator, root)
+ * has a group per tree class instead: the postal lambda of the
+ * broadcast's multicast length from the profile's postal table (seed 000
+ * section 5.5: one tree per message-size class), each created on its first
+ * use; a broadcast's multicasts all go by the class of its first one. The data go without a header: the group names the communicator and the
  * root, and MPI's matching rule (same type signature on every member)
  * tells a member how many bytes to wait for. Longer than one receive slot
  * (MPI_NC_CHUNK) they go as several multicasts of the group, in order.
@@ -28,8 +32,10 @@
 /* MPI owns port 0 alone, so the NIC's group table (16 entries) is ours;
  * a few stay free for a program that opens other ports of its own. */
 #define BCAST_GROUPS_MAX 12
-/* ids: bit 31 (never 0) | context id (19 bits) | root (12 bits) */
-#define CTX_BITS 19
+/* ids: bit 31 (never 0) | context id (13 bits) | tree class (6 bits) |
+ * root (12 bits) */
+#define CTX_BITS 13
+#define CLASS_BITS 6
 #define ROOT_BITS 12
 
 static unsigned groups_used;
@@ -50,9 +56,23 @@ static struct {
     size_t left;
 } waiter;
 
-static uint32_t group_id(MPI_Comm c, int root)
+static uint32_t group_id(MPI_Comm c, int root, unsigned cls)
 {
-    return 0x80000000u | (c->ctx << ROOT_BITS) | (uint32_t)root;
+    return 0x80000000u | (c->ctx << (CLASS_BITS + ROOT_BITS)) | (cls << ROOT_BITS) | (uint32_t)root;
+}
+
+/* The tree class of a broadcast whose multicasts are len bytes: with
+ * postal:0, lambda - 1 for len's postal lambda from the profile's table
+ * (MPI_Init checked that there is one; every rank reads the same table
+ * for the same length: MPI's matching rule); 0 for the one fixed tree. */
+static unsigned tree_class(size_t len)
+{
+    unsigned lambda = 0;
+
+    if (mpi_state.bcast_tree.kind != NC_TREE_POSTAL || mpi_state.bcast_tree.lambda ||
+        nc_postal_lambda(len, &lambda, NULL, 0) != NC_OK || lambda < 1)
+        return 0;
+    return lambda - 1;      /* 1..64 -> 0..63 */
 }
 
 static bool group_fits(MPI_Comm c)
@@ -63,33 +83,37 @@ static bool group_fits(MPI_Comm c)
 
 /* The members in rank order, (node, port 0); the tree is the setting's
  * (MPI_NC_BCAST_TREE), built by libnicoll on the ID order. */
-static int group_write(MPI_Comm c, int root)
+static int group_write(MPI_Comm c, int root, unsigned cls)
 {
     nc_member *m = malloc(sizeof *m * (size_t)c->size);
+    nc_tree_spec spec = mpi_state.bcast_tree;
     int rc;
 
+    if (spec.kind == NC_TREE_POSTAL && !spec.lambda)
+        spec.lambda = cls + 1;      /* the class's own tree */
     for (int i = 0; i < c->size; i++)
         m[i] = (nc_member){ (uint16_t)c->group->world[i], 0 };
-    rc = nc_group_create(mpi_net_port(), group_id(c, root), m, (unsigned)c->size,
-                         (unsigned)root, &mpi_state.bcast_tree);
+    rc = nc_group_create(mpi_net_port(), group_id(c, root, cls), m, (unsigned)c->size,
+                         (unsigned)root, &spec);
     free(m);
     return rc;
 }
 
 /* Collective over c: true if every member now has the group's entry. */
-static bool group_setup(MPI_Comm c, int root)
+static bool group_setup(MPI_Comm c, int root, unsigned cls)
 {
-    int mine = group_fits(c) && groups_used < BCAST_GROUPS_MAX && group_write(c, root) == NC_OK;
+    int mine = group_fits(c) && groups_used < BCAST_GROUPS_MAX &&
+               group_write(c, root, cls) == NC_OK;
     int all = 0;
 
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, c);
     if (mine && !all)
-        nc_group_destroy(mpi_net_port(), group_id(c, root));
+        nc_group_destroy(mpi_net_port(), group_id(c, root, cls));
     else if (all)
         groups_used++;
     if (mpi_state.debug)
-        nc_host_printf("libmpi: rank %d: broadcast group %#x of root %d: %s\n",
-                       mpi_state.world_rank, group_id(c, root), root,
+        nc_host_printf("libmpi: rank %d: broadcast group %#x of root %d, tree class %u: %s\n",
+                       mpi_state.world_rank, group_id(c, root, cls), root, cls,
                        all ? "on the NIC" : "on the host (a member has no room)");
     return all;
 }
@@ -167,14 +191,23 @@ int mpi_bcast_nic(void *buf, size_t count, MPI_Datatype t, int root, MPI_Comm c)
 
     if (!mpi_state.bcast_nic || c->size < 2 || !bytes)
         return 0;
-    if (!c->nic_bcast)
-        c->nic_bcast = calloc((size_t)c->size, 1);
-    if (!c->nic_bcast[root])
-        c->nic_bcast[root] = group_setup(c, root) ? 1 : -1;
-    if (c->nic_bcast[root] < 0)
+    unsigned cls = tree_class(bytes < mpi_state.chunk ? bytes : mpi_state.chunk);
+    uint64_t bit = 1ull << cls;
+
+    if (!c->nic_on) {
+        c->nic_on = calloc((size_t)c->size, sizeof *c->nic_on);
+        c->nic_off = calloc((size_t)c->size, sizeof *c->nic_off);
+    }
+    if (!((c->nic_on[root] | c->nic_off[root]) & bit)) {
+        if (group_setup(c, root, cls))
+            c->nic_on[root] |= bit;
+        else
+            c->nic_off[root] |= bit;
+    }
+    if (c->nic_off[root] & bit)
         return 0;
 
-    uint32_t group = group_id(c, root);
+    uint32_t group = group_id(c, root, cls);
     uint8_t *packed = t->contig ? (uint8_t *)buf + t->true_lb : malloc(bytes);
     if (c->rank == root) {
         if (!t->contig)
@@ -200,20 +233,18 @@ void mpi_bcast_nic_release(MPI_Comm c)
 {
     bool any = false;
 
-    for (int r = 0; c->nic_bcast && r < c->size; r++)
-        any |= c->nic_bcast[r] > 0;
-    if (!any) {
-        free(c->nic_bcast);
-        c->nic_bcast = NULL;
-        return;
+    for (int r = 0; c->nic_on && r < c->size; r++)
+        any |= c->nic_on[r] != 0;
+    if (any) {
+        mpi_net_mcast_drain();
+        MPI_Barrier(c);
+        for (int r = 0; r < c->size; r++)
+            for (uint64_t on = c->nic_on[r]; on; on &= on - 1) {
+                nc_group_destroy(mpi_net_port(), group_id(c, r, (unsigned)__builtin_ctzll(on)));
+                groups_used--;
+            }
     }
-    mpi_net_mcast_drain();
-    MPI_Barrier(c);
-    for (int r = 0; r < c->size; r++)
-        if (c->nic_bcast[r] > 0) {
-            nc_group_destroy(mpi_net_port(), group_id(c, r));
-            groups_used--;
-        }
-    free(c->nic_bcast);
-    c->nic_bcast = NULL;
+    free(c->nic_on);
+    free(c->nic_off);
+    c->nic_on = c->nic_off = NULL;
 }

@@ -18,7 +18,8 @@ struct mpi_state mpi_state = { .next_ctx = 4 };
  * passed must see time pass (the host reads a clock: a few tens of ns). */
 #define WTIME_COST_NS 25
 
-/* MPI_NC_BCAST_TREE: postal:L, binomial, kbinomial:K or flat. The default
+/* MPI_NC_BCAST_TREE: postal:L, postal:0 (L per message-size class from the
+ * profile's postal table), binomial, kbinomial:K or flat. The default
  * postal:4 is docs/mpi.md's measured choice. */
 static void parse_tree(const char *s)
 {
@@ -33,11 +34,22 @@ static void parse_tree(const char *s)
     if (!strncmp(s, "postal:", 7) || !strncmp(s, "kbinomial:", 10)) {
         const char *num = strchr(s, ':') + 1;
         v = strtoul(num, &end, 10);
-        if (!*num || *end || v < 1 || v > 64)
+        if (!*num || *end || v < (s[0] == 'p' ? 0u : 1u) || v > 64)
             goto bad;
         t.kind = s[0] == 'p' ? NC_TREE_POSTAL : NC_TREE_KBINOMIAL;
         t.lambda = s[0] == 'p' ? (unsigned)v : 0;
         t.k = s[0] == 'k' ? (unsigned)v : 0;
+        if (t.kind == NC_TREE_POSTAL && !v) {
+            /* per message size: the profile's table must be there (a run
+             * on real boards names it with NICOLL_PROFILE) */
+            char why[256];
+            unsigned l;
+
+            if (nc_postal_lambda(0, &l, why, sizeof why) != NC_OK) {
+                nc_host_printf("libmpi: MPI_NC_BCAST_TREE=postal:0: %s\n", why);
+                nc_host_exit(2);
+            }
+        }
     } else if (!strcmp(s, "binomial")) {
         t.kind = NC_TREE_BINOMIAL;
     } else if (!strcmp(s, "flat")) {
@@ -48,8 +60,9 @@ static void parse_tree(const char *s)
     mpi_state.bcast_tree = t;
     return;
 bad:
-    nc_host_printf("libmpi: MPI_NC_BCAST_TREE='%s' is not postal:L, binomial, kbinomial:K "
-                   "(L, K in 1..64) or flat\n", s);
+    nc_host_printf("libmpi: MPI_NC_BCAST_TREE='%s' is not postal:L (L in 0..64, 0: per "
+                   "message size from the postal table), binomial, kbinomial:K (K in 1..64) "
+                   "or flat\n", s);
     nc_host_exit(2);
 }
 

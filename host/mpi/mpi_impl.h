@@ -60,7 +60,10 @@ struct mpi_comm_s {
     MPI_Errhandler errh;
     bool predefined;
     uint32_t coll_seq;          /* collective calls so far (tags of non-blocking ones) */
-    signed char *nic_bcast;     /* per root: 0 not tried yet, 1 NIC group, -1 host path */
+    /* per root: bit L of nic_on, a NIC group of tree class L (the postal
+     * lambda, 0 for a fixed tree); of nic_off, that class agreed on the
+     * host path; neither: not tried yet (mpi_bcast_nic.c) */
+    uint64_t *nic_on, *nic_off;
 };
 
 int mpi_world_rank(MPI_Comm c, int rank);
