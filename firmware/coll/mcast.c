@@ -321,12 +321,8 @@ static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
     h->epoch = g->inst;
     g->activity = 1;
     if (g->msg.inl && len) {
-        /* inline: the payload is in SRAM already (whole words) */
-        const uint32_t *from = (const uint32_t *)(uintptr_t)(g->msg.lo + off);
-        uint32_t *to = (uint32_t *)(h + 1);
-
-        for (uint32_t w = 0; w < (len + 3u) / 4u; w++)
-            to[w] = from[w];
+        /* inline: the payload is in SRAM already */
+        mcp_copy_inline((uint32_t *)(h + 1), (const uint32_t *)(uintptr_t)(g->msg.lo + off), len);
         len = 0;
     }
     if (!len) {

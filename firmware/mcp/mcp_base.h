@@ -30,4 +30,21 @@
 extern uint32_t my_node, n_nodes, my_boot;
 extern volatile struct nc_abi nc_abi_block;
 
+/* An inline payload (nc_abi.h NC_CMD_SENDI): len bytes from the port's
+ * inline area into a packet, as whole words (both are word-aligned SRAM;
+ * the area holds whole words). For the core's sends and the collectives'. */
+static inline __attribute__((always_inline)) void mcp_copy_inline(uint32_t *to,
+                                                                  const uint32_t *from,
+                                                                  uint32_t len)
+{
+#ifdef NC_BROKEN_INLINE_SHORT
+    /* broken on purpose (tests/nicoll/suite): a partial last word is not
+     * copied */
+    for (uint32_t w = 0; w < len / 4u; w++)
+#else
+    for (uint32_t w = 0; w < (len + 3u) / 4u; w++)
+#endif
+        to[w] = from[w];
+}
+
 #endif

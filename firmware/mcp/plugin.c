@@ -125,43 +125,44 @@ bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32
     return true;
 }
 
-bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void *to,
-               uint32_t hi, uint32_t lo, uint32_t len)
+/* A collective's transfer into its queue slot r (filled in place: no copy
+ * into the queue), then queued. */
+static inline __attribute__((always_inline)) void dma_fill_push(struct dma_req *r, bool to_lanai,
+                                                                dma_done_fn done, uint32_t port,
+                                                                uint32_t gen, uint16_t arg,
+                                                                uint32_t lar, uint32_t hi,
+                                                                uint32_t lo, uint32_t len)
 {
-    struct dma_req *r = dma_slot(true);     /* filled in place: no copy into the queue */
-
-    if (!r)
-        return false;
     r->done = done;
-    r->checkgen = 0;
     r->port = (uint8_t)port;
+    r->last = 1;
+    r->checkgen = !to_lanai;    /* a store never reaches a process that closed since */
     r->arg = arg;
     r->gen = gen;
-    r->lar = (uint32_t)(uintptr_t)to;
+    r->lar = lar;
     r->eah = hi;
     r->eal = lo;
     r->len = len;
-    r->last = 1;
-    dma_push(true);
+    dma_push(to_lanai);
+}
+
+bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void *to,
+               uint32_t hi, uint32_t lo, uint32_t len)
+{
+    struct dma_req *r = dma_slot(true);
+
+    if (!r)
+        return false;
+    dma_fill_push(r, true, done, port, gen, arg, (uint32_t)(uintptr_t)to, hi, lo, len);
     return true;
 }
 
 void mcp_store_cb(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg,
                   const void *from, uint32_t hi, uint32_t lo, uint32_t len)
 {
-    struct dma_req *r = dma_slot(false);    /* sized never to be full: one per rx buffer */
-
-    r->done = done;
-    r->port = (uint8_t)port;
-    r->last = 1;
-    r->checkgen = 1;
-    r->arg = arg;
-    r->gen = gen;
-    r->lar = (uint32_t)(uintptr_t)from;
-    r->eah = hi;
-    r->eal = lo;
-    r->len = len;
-    dma_push(false);
+    /* sized never to be full: one per rx buffer */
+    dma_fill_push(dma_slot(false), false, done, port, gen, arg, (uint32_t)(uintptr_t)from, hi, lo,
+                  len);
 }
 
 /* Set by mcp_timer_need, cleared when no timer callback wants more: the

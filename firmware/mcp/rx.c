@@ -179,19 +179,7 @@ void mcp_rx_release(uint16_t b)
 void mcp_store(uint32_t port, uint32_t gen, uint16_t b, const void *from, uint32_t hi,
                uint32_t lo, uint32_t len)
 {
-    struct dma_req *r = dma_slot(false);    /* sized never to be full */
-
-    r->done = rdma_done;
-    r->port = (uint8_t)port;
-    r->last = 1;
-    r->checkgen = 1;
-    r->arg = b;
-    r->gen = gen;
-    r->lar = (uint32_t)(uintptr_t)from;
-    r->eah = hi;
-    r->eal = lo;
-    r->len = len;
-    dma_push(false);
+    mcp_store_cb(rdma_done, port, gen, b, from, hi, lo, len);     /* b back when it is done */
 }
 
 void rx_port_closed(uint32_t port)

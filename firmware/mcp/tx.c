@@ -279,17 +279,8 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     if (len && t->inl) {
         /* an inline send: the payload is in SRAM already (nc_abi.h
          * NC_CMD_SENDI), whole words, at most NC_ABI_INLINE_MAX bytes */
-        const uint32_t *from = (const uint32_t *)(uintptr_t)(t->lo + t->built);
-        uint32_t *to = (uint32_t *)(d->hdr + NC_PKT_HDR);
-
-#ifdef NC_BROKEN_INLINE_SHORT
-        /* broken on purpose (tests/nicoll/suite): a partial last word is
-         * not copied */
-        for (uint32_t w = 0; w < len / 4u; w++)
-#else
-        for (uint32_t w = 0; w < (len + 3u) / 4u; w++)
-#endif
-            to[w] = from[w];
+        mcp_copy_inline((uint32_t *)(d->hdr + NC_PKT_HDR),
+                        (const uint32_t *)(uintptr_t)(t->lo + t->built), len);
     } else if (len) {
         /* the payload's DMA first, filled in its queue slot: the engine
          * fetches it while the descriptor and the header are written

@@ -492,28 +492,45 @@ static int reopen_member(nc_port *p, unsigned nmsg, size_t maxlen)
  * closing and reopening its port halfway (reopen_member). The root's
  * send time-out is DEAD_TIMEOUT_US; after its last SENT it sends the
  * reopened port an ordinary message. */
-static int reopen(int argc, char **argv)
+/* reopen's and rejoin's start: NMSG MAXLEN OUTSTANDING from argv (the
+ * defaults given), the last node the one that reopens its port, every
+ * port open with the group set, the root's send time-out DEAD_TIMEOUT_US.
+ * NULL after a FAIL about bad arguments. */
+static nc_port *reopen_start(const char *mode, int argc, char **argv, unsigned *nmsg,
+                             size_t *maxlen, unsigned *out)
 {
-    unsigned nmsg = argc > 3 ? (unsigned)atoi(argv[3]) : 20;
-    size_t maxlen = argc > 4 ? strtoul(argv[4], NULL, 0) : 65536;
-    unsigned out = argc > 5 ? (unsigned)atoi(argv[5]) : 4;
     nc_port *p;
     int rc;
 
-    if (nn < 3 || nn - 1 > NC_GROUP_MAX_DESTS || maxlen > 65536 || !out || out > MAX_OUT ||
-        nmsg < 2) {
-        nc_host_printf("FAIL reopen: bad arguments (nodes %u, messages %u, maxlen %zu, "
-                       "outstanding %u)\n", nn, nmsg, maxlen, out);
-        return 2;
+    *nmsg = argc > 3 ? (unsigned)atoi(argv[3]) : *nmsg;
+    *maxlen = argc > 4 ? strtoul(argv[4], NULL, 0) : *maxlen;
+    *out = argc > 5 ? (unsigned)atoi(argv[5]) : *out;
+    if (nn < 3 || nn - 1 > NC_GROUP_MAX_DESTS || *maxlen > 65536 || !*out || *out > MAX_OUT ||
+        *nmsg < 2) {
+        nc_host_printf("FAIL %s: bad arguments (nodes %u, messages %u, maxlen %zu, "
+                       "outstanding %u)\n", mode, nn, *nmsg, *maxlen, *out);
+        return NULL;
     }
     reopened = (int)nn - 1;
     if (me == 0)
         nc_host_printf("reopened member: node %d closes its port after %u of %u messages\n",
-                       reopened, nmsg / 2, nmsg);
+                       reopened, *nmsg / 2, *nmsg);
     p = open_port(0);
     if (me == 0 && (rc = nc_set_send_timeout(p, DEAD_TIMEOUT_US)) != NC_OK)
         FAIL("nc_set_send_timeout: %s\n", nc_strerror(rc));
     create_group(p, 0);
+    return p;
+}
+
+static int reopen(int argc, char **argv)
+{
+    unsigned nmsg = 20, out = 4;
+    size_t maxlen = 65536;
+    nc_port *p = reopen_start("reopen", argc, argv, &nmsg, &maxlen, &out);
+    int rc;
+
+    if (!p)
+        return 2;
     if ((int)me == reopened)
         return reopen_member(p, nmsg, maxlen);
     if (me != 0) {
@@ -570,23 +587,13 @@ static int rejoin_member(nc_port *p, unsigned nmsg, size_t maxlen)
 
 static int rejoin(int argc, char **argv)
 {
-    unsigned nmsg = argc > 3 ? (unsigned)atoi(argv[3]) : 4;
-    size_t maxlen = argc > 4 ? strtoul(argv[4], NULL, 0) : 1000;
-    unsigned out = argc > 5 ? (unsigned)atoi(argv[5]) : 1;
-    nc_port *p;
+    unsigned nmsg = 4, out = 1;
+    size_t maxlen = 1000;
+    nc_port *p = reopen_start("rejoin", argc, argv, &nmsg, &maxlen, &out);
     int rc;
 
-    if (nn < 3 || nn - 1 > NC_GROUP_MAX_DESTS || maxlen > 65536 || !out || out > MAX_OUT ||
-        nmsg < 2) {
-        nc_host_printf("FAIL rejoin: bad arguments (nodes %u, messages %u, maxlen %zu, "
-                       "outstanding %u)\n", nn, nmsg, maxlen, out);
+    if (!p)
         return 2;
-    }
-    reopened = (int)nn - 1;
-    p = open_port(0);
-    if (me == 0 && (rc = nc_set_send_timeout(p, DEAD_TIMEOUT_US)) != NC_OK)
-        FAIL("nc_set_send_timeout: %s\n", nc_strerror(rc));
-    create_group(p, 0);
     if ((int)me == reopened)
         return rejoin_member(p, nmsg, maxlen);
     rc = me == 0 ? root(p, nmsg, maxlen, out) : member(p, nmsg, maxlen);
