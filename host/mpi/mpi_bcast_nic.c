@@ -49,12 +49,16 @@ struct arrival {
 };
 static struct arrival *early_head, *early_tail;
 
-/* The broadcast this rank waits in (one at most: MPI_Bcast blocks). */
-static struct {
+/* The broadcasts this rank waits for (MPI_Bcast one, MPI_Ibcast any
+ * number), oldest first: a group's bytes go to its oldest reception. */
+struct reception {
     uint32_t group;
     uint8_t *dst;
     size_t left;
-} waiter;
+    MPI_Request req;            /* completed when left reaches 0 */
+    struct reception *next;
+};
+static struct reception *want_head, *want_tail;
 
 static uint32_t group_id(MPI_Comm c, int root, unsigned cls)
 {
@@ -99,32 +103,184 @@ static int group_write(MPI_Comm c, int root, unsigned cls)
     return rc;
 }
 
-/* Collective over c: true if every member now has the group's entry. */
-static bool group_setup(MPI_Comm c, int root, unsigned cls)
-{
-    int mine = group_fits(c) && groups_used < BCAST_GROUPS_MAX &&
-               group_write(c, root, cls) == NC_OK;
-    int all = 0;
+/* Requests waiting for a (communicator, root, class) agreement under way. */
+struct decision_wait {
+    MPI_Comm c;
+    int root;
+    unsigned cls;
+    MPI_Request r;
+    struct decision_wait *next;
+};
+static struct decision_wait *decision_waits;
 
-    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, c);
-    if (mine && !all)
+static void states_alloc(MPI_Comm c)
+{
+    if (c->nic_on)
+        return;
+    c->nic_on = calloc((size_t)c->size, sizeof *c->nic_on);
+    c->nic_pend = calloc((size_t)c->size, sizeof *c->nic_pend);
+    c->nic_off = calloc((size_t)c->size, sizeof *c->nic_off);
+}
+
+/* This rank's part of a group's first use: its NIC entry written if the
+ * NIC has room (1) or not (0). Local. */
+static int group_offer(MPI_Comm c, int root, unsigned cls)
+{
+    if (!group_fits(c) || groups_used >= BCAST_GROUPS_MAX || group_write(c, root, cls) != NC_OK)
+        return 0;
+    groups_used++;      /* from the offer on: several may be under way at once (MPI_Ibcast) */
+    return 1;
+}
+
+/* The agreement's outcome (all: every member wrote its entry; the same on
+ * every member): the group kept, or dropped and the class on the host. */
+static void group_agreed(MPI_Comm c, int root, unsigned cls, int mine, int all)
+{
+    states_alloc(c);
+    c->nic_pend[root] &= ~(1ull << cls);
+    if (mine && !all) {
         nc_group_destroy(mpi_net_port(), group_id(c, root, cls));
-    else if (all)
-        groups_used++;
+        groups_used--;
+    }
+    if (all)
+        c->nic_on[root] |= 1ull << cls;
+    else
+        c->nic_off[root] |= 1ull << cls;
     if (mpi_state.debug)
         nc_host_printf("libmpi: rank %d: broadcast group %#x of root %d, tree class %u: %s\n",
                        mpi_state.world_rank, group_id(c, root, cls), root, cls,
                        all ? "on the NIC" : "on the host (a member has no room)");
-    return all;
+    /* the broadcasts that waited for it go on */
+    for (struct decision_wait **pp = &decision_waits; *pp;) {
+        struct decision_wait *w = *pp;
+
+        if (w->c == c && w->root == root && w->cls == cls) {
+            *pp = w->next;
+            mpi_req_complete(w->r);
+            free(w);
+        } else {
+            pp = &w->next;
+        }
+    }
+}
+
+/* The tree class of a broadcast of bytes (by its first multicast). */
+static unsigned class_of(size_t bytes)
+{
+    return tree_class(bytes < mpi_state.chunk ? bytes : mpi_state.chunk);
+}
+
+int mpi_bcast_nic_state(MPI_Comm c, int root, size_t bytes, uint32_t *group)
+{
+    unsigned cls = class_of(bytes);
+    uint64_t bit = 1ull << cls;
+
+    if (!mpi_state.bcast_nic || c->size < 2 || !bytes || (c->nic_off && c->nic_off[root] & bit))
+        return -1;
+    if (c->nic_pend && c->nic_pend[root] & bit)
+        return 2;
+    if (!c->nic_on || !(c->nic_on[root] & bit))
+        return 0;
+    *group = group_id(c, root, cls);
+    return 1;
+}
+
+int mpi_bcast_nic_offer(MPI_Comm c, int root, size_t bytes)
+{
+    unsigned cls = class_of(bytes);
+
+    states_alloc(c);
+    c->nic_pend[root] |= 1ull << cls;
+    return group_offer(c, root, cls);
+}
+
+MPI_Request mpi_bcast_nic_decision(MPI_Comm c, int root, size_t bytes)
+{
+    MPI_Request r = mpi_req_new(REQ_COLL);
+    unsigned cls = class_of(bytes);
+
+    if (!c->nic_pend || !(c->nic_pend[root] & 1ull << cls)) {
+        mpi_req_complete(r);
+        return r;
+    }
+    struct decision_wait *w = malloc(sizeof *w);
+    *w = (struct decision_wait){ c, root, cls, r, decision_waits };
+    decision_waits = w;
+    return r;
+}
+
+void mpi_bcast_nic_agreed(MPI_Comm c, int root, size_t bytes, int mine, int all)
+{
+    group_agreed(c, root, class_of(bytes), mine, all);
+}
+
+/* The oldest reception of group, or NULL. */
+static struct reception *reception_of(uint32_t group)
+{
+    struct reception *w = want_head;
+
+#ifdef MPI_BROKEN_IBCAST_ANY_GROUP      /* negative control: bytes to the oldest reception */
+    return w;
+#endif
+    while (w && w->group != group)
+        w = w->next;
+    return w;
+}
+
+/* len bytes of w's group into w; w done (off the list, its request
+ * complete) when it has all. */
+static void deliver(struct reception *w, const uint8_t *data, size_t len)
+{
+    if (len > w->left) {
+        mpi_error(NULL, MPI_ERR_TRUNCATE, "MPI_Bcast",
+                  "the root sent more bytes than this rank's count and type hold");
+        len = w->left;
+    }
+    nc_host_memcpy(w->dst, data, len);
+    w->dst += len;
+    w->left -= len;
+    if (w->left)
+        return;
+    struct reception **pp = &want_head, *prev = NULL;
+    while (*pp != w) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    *pp = w->next;
+    if (want_tail == w)
+        want_tail = prev;
+    mpi_req_complete(w->req);
+    free(w);
+}
+
+/* Hand what arrived early for group, oldest first, to its receptions. */
+static void take_early(uint32_t group)
+{
+    struct arrival **pp = &early_head, *prev = NULL;
+    struct reception *w;
+
+    while (*pp && (w = reception_of(group))) {
+        struct arrival *a = *pp;
+        if (a->group != group) {
+            prev = a;
+            pp = &a->next;
+            continue;
+        }
+        *pp = a->next;
+        if (early_tail == a)
+            early_tail = prev;
+        deliver(w, a->data, a->len);
+        free(a);
+    }
 }
 
 /* A member's share of a multicast, from mpi_net.c's event loop. */
 void mpi_bcast_nic_arrived(uint32_t group, const uint8_t *data, size_t len)
 {
-    if (waiter.dst && waiter.group == group && !early_head && len <= waiter.left) {
-        nc_host_memcpy(waiter.dst, data, len);
-        waiter.dst += len;
-        waiter.left -= len;
+    struct reception *w = reception_of(group);
+
+    if (w) {
+        deliver(w, data, len);
         return;
     }
     struct arrival *a = malloc(sizeof *a + len);
@@ -139,85 +295,79 @@ void mpi_bcast_nic_arrived(uint32_t group, const uint8_t *data, size_t len)
     early_tail = a;
 }
 
-/* Take what arrived early for our group, oldest first. */
-static void take_early(void)
+MPI_Request mpi_bcast_nic_irecv(uint32_t group, void *dst, size_t bytes)
 {
-    struct arrival **pp = &early_head, *prev = NULL;
+    struct reception *w = calloc(1, sizeof *w);
+    MPI_Request r = mpi_req_new(REQ_COLL);
 
-    while (*pp && waiter.left) {
-        struct arrival *a = *pp;
-        if (a->group != waiter.group) {
-            prev = a;
-            pp = &a->next;
-            continue;
-        }
-        if (a->len > waiter.left) {
-            mpi_error(NULL, MPI_ERR_TRUNCATE, "MPI_Bcast",
-                      "the root sent more bytes than this rank's count and type hold");
-            return;
-        }
-        nc_host_memcpy(waiter.dst, a->data, a->len);
-        waiter.dst += a->len;
-        waiter.left -= a->len;
-        *pp = a->next;
-        if (early_tail == a)
-            early_tail = prev;
-        free(a);
+    w->group = group;
+    w->dst = dst;
+    w->left = bytes;
+#ifdef MPI_BROKEN_BCAST_FIRST_SEGMENT   /* negative control: only the first multicast */
+    if (bytes > mpi_state.chunk)
+        w->left = mpi_state.chunk;
+#endif
+    w->req = r;
+    if (want_tail)
+        want_tail->next = w;
+    else
+        want_head = w;
+    want_tail = w;
+    take_early(group);
+    return r;
+}
+
+void mpi_bcast_nic_isend(uint32_t group, const void *data, size_t bytes, MPI_Request owner)
+{
+    owner->frags_left = (unsigned)((bytes + mpi_state.chunk - 1) / mpi_state.chunk);
+    for (size_t off = 0; off < bytes; off += mpi_state.chunk) {
+        size_t len = bytes - off < mpi_state.chunk ? bytes - off : mpi_state.chunk;
+        mpi_net_imcast(group, (const uint8_t *)data + off, len, owner);
     }
 }
 
-static void receive(uint32_t group, uint8_t *dst, size_t bytes)
+/* Until r completes, then r goes. */
+static void wait_req(MPI_Request r)
 {
     uint64_t idle = nc_host_now_ns();
 
-    waiter.group = group;
-    waiter.dst = dst;
-    waiter.left = bytes;
-#ifdef MPI_BROKEN_BCAST_FIRST_SEGMENT   /* negative control: only the first multicast */
-    if (bytes > mpi_state.chunk)
-        waiter.left = mpi_state.chunk;
-#endif
-    take_early();
-    while (waiter.left) {
+    while (!r->complete)
         mpi_progress_wait(&idle);
-        take_early();
-    }
-    waiter.dst = NULL;
+    mpi_req_release(r);
 }
 
 int mpi_bcast_nic(void *buf, size_t count, MPI_Datatype t, int root, MPI_Comm c)
 {
     size_t bytes = count * t->size;
+    uint32_t group = 0;
+    int st = mpi_bcast_nic_state(c, root, bytes, &group);
 
-    if (!mpi_state.bcast_nic || c->size < 2 || !bytes)
-        return 0;
-    unsigned cls = tree_class(bytes < mpi_state.chunk ? bytes : mpi_state.chunk);
-    uint64_t bit = 1ull << cls;
-
-    if (!c->nic_on) {
-        c->nic_on = calloc((size_t)c->size, sizeof *c->nic_on);
-        c->nic_off = calloc((size_t)c->size, sizeof *c->nic_off);
+    if (st == 2) {
+        /* an earlier MPI_Ibcast's agreement: its outcome */
+        wait_req(mpi_bcast_nic_decision(c, root, bytes));
+        st = mpi_bcast_nic_state(c, root, bytes, &group);
     }
-    if (!((c->nic_on[root] | c->nic_off[root]) & bit)) {
-        if (group_setup(c, root, cls))
-            c->nic_on[root] |= bit;
-        else
-            c->nic_off[root] |= bit;
+    if (st == 0) {
+        /* the first use: every member offers, one allreduce decides */
+        int mine = mpi_bcast_nic_offer(c, root, bytes), all = 0;
+
+        MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, c);
+        mpi_bcast_nic_agreed(c, root, bytes, mine, all);
+        st = mpi_bcast_nic_state(c, root, bytes, &group);
     }
-    if (c->nic_off[root] & bit)
+    if (st < 0)
         return 0;
 
-    uint32_t group = group_id(c, root, cls);
     uint8_t *packed = t->contig ? (uint8_t *)buf + t->true_lb : malloc(bytes);
     if (c->rank == root) {
+        MPI_Request r = mpi_req_new(REQ_COLL);
+
         if (!t->contig)
             mpi_pack_bytes(buf, count, t, packed);
-        for (size_t off = 0; off < bytes; off += mpi_state.chunk) {
-            size_t len = bytes - off < mpi_state.chunk ? bytes - off : mpi_state.chunk;
-            mpi_net_mcast(group, packed + off, len);
-        }
+        mpi_bcast_nic_isend(group, packed, bytes, r);
+        wait_req(r);        /* the bytes are in staging slots: the buffer is free */
     } else {
-        receive(group, packed, bytes);
+        wait_req(mpi_bcast_nic_irecv(group, packed, bytes));
         if (!t->contig)
             mpi_unpack_bytes(packed, bytes, buf, count, t);
     }
@@ -245,6 +395,7 @@ void mpi_bcast_nic_release(MPI_Comm c)
             }
     }
     free(c->nic_on);
+    free(c->nic_pend);
     free(c->nic_off);
-    c->nic_on = c->nic_off = NULL;
+    c->nic_on = c->nic_pend = c->nic_off = NULL;
 }

@@ -61,9 +61,10 @@ struct mpi_comm_s {
     bool predefined;
     uint32_t coll_seq;          /* collective calls so far (tags of non-blocking ones) */
     /* per root: bit L of nic_on, a NIC group of tree class L (the postal
-     * lambda, 0 for a fixed tree); of nic_off, that class agreed on the
+     * lambda, 0 for a fixed tree); of nic_pend, its agreement under way (an
+     * MPI_Ibcast's); of nic_off, that class agreed on the
      * host path; neither: not tried yet (mpi_bcast_nic.c) */
-    uint64_t *nic_on, *nic_off;
+    uint64_t *nic_on, *nic_pend, *nic_off;
 };
 
 int mpi_world_rank(MPI_Comm c, int rank);
@@ -180,8 +181,10 @@ void mpi_progress_wait(uint64_t *idle_since);
 void mpi_net_dump(const char *why);
 struct nc_port *mpi_net_port(void);
 /* A multicast of a broadcast's bytes to its NIC group (no header), queued
- * in order with the packets before it; returns once the bytes are copied. */
-void mpi_net_mcast(uint32_t group, const void *data, size_t len);
+ * in order with the packets before it; owner's frags_left counts down as
+ * its multicasts' bytes are copied into staging slots, and owner completes
+ * at 0 (the caller's buffer is free again). */
+void mpi_net_imcast(uint32_t group, const void *data, size_t len, MPI_Request owner);
 /* Wait until every multicast of this rank is acknowledged by all members. */
 void mpi_net_mcast_drain(void);
 void mpi_match_dump(void);
@@ -202,6 +205,21 @@ int mpi_barrier_nic(MPI_Comm comm);
  * every member. Collective, as MPI_Bcast is. */
 int mpi_bcast_nic(void *buf, size_t count, MPI_Datatype t, int root, MPI_Comm c);
 void mpi_bcast_nic_arrived(uint32_t group, const uint8_t *data, size_t len);
+/* Its pieces for MPI_Ibcast (mpi_nbc.c), none of which waits for another
+ * rank. The state of (c, root)'s group for a broadcast of bytes: 1 on the
+ * NIC (*group set), -1 on the host, 0 not agreed yet; then offer (this
+ * rank's entry written: 1, or not: 0) and agreed (all: the MIN of every
+ * member's offer) settle it; 2 while an earlier MPI_Ibcast's agreement is
+ * under way here, and decision gives a request complete once it is
+ * settled. irecv: a request complete once the group's
+ * next bytes are at dst; isend: the root's multicasts, owner complete once
+ * they are in staging slots. */
+int mpi_bcast_nic_state(MPI_Comm c, int root, size_t bytes, uint32_t *group);
+int mpi_bcast_nic_offer(MPI_Comm c, int root, size_t bytes);
+void mpi_bcast_nic_agreed(MPI_Comm c, int root, size_t bytes, int mine, int all);
+MPI_Request mpi_bcast_nic_decision(MPI_Comm c, int root, size_t bytes);
+MPI_Request mpi_bcast_nic_irecv(uint32_t group, void *dst, size_t bytes);
+void mpi_bcast_nic_isend(uint32_t group, const void *data, size_t bytes, MPI_Request owner);
 /* Drop c's broadcast groups (collective: MPI_Comm_free). */
 void mpi_bcast_nic_release(MPI_Comm c);
 void mpi_nbc_progress(void);

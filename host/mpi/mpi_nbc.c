@@ -8,6 +8,9 @@
  * Wait, any other MPI call), so the program computes while they run.
  * The algorithms are the blocking ones' (mpi_coll*.c). Each call takes
  * its own tag on the collective context, so several may be outstanding.
+ * Ibcast goes on NIC multicast as MPI_Bcast does (MPI_NC_BCAST=nic,
+ * mpi_bcast_nic.c), its group's first use agreed by a dissemination MIN
+ * in the schedule itself, so the call never waits for another rank.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +19,32 @@
 
 #define AT(buf, i, t) ((uint8_t *)(buf) + (MPI_Aint)(i) * (t)->extent)
 
-struct nbc_xfer { bool send; void *buf; size_t count; MPI_Datatype t; int peer; };
+/* how: X_P2P a message; X_NIC a broadcast's bytes by NIC multicast on
+ * group (send: the root's multicasts; receive: the member's share; buf
+ * contiguous, count bytes); X_DECISION the end of an earlier Ibcast's
+ * agreement on the NIC group of (comm, peer = root, count = bytes) */
+enum { X_P2P, X_NIC, X_DECISION };
+struct nbc_xfer {
+    bool send;
+    uint8_t how;
+    void *buf;
+    size_t count;
+    MPI_Datatype t;
+    int peer;
+    uint32_t group;
+};
 /* After a round's transfers: inout = in (op) inout, or (op NULL) a copy in -> inout. */
 struct nbc_local { MPI_Op op; const void *in; void *inout; size_t count; MPI_Datatype t; };
-struct nbc_round { int n, cap; struct nbc_xfer *x; int nl, lcap; struct nbc_local *l; };
+struct mpi_nbc;
+/* then: run after the round's locals; may add rounds (the NIC broadcast's
+ * agreement decides the rest of its schedule) */
+struct nbc_round {
+    int n, cap;
+    struct nbc_xfer *x;
+    int nl, lcap;
+    struct nbc_local *l;
+    void (*then)(struct mpi_nbc *s);
+};
 struct nbc_alloc { void *p; MPI_Datatype t; };
 
 struct mpi_nbc {
@@ -32,6 +57,8 @@ struct mpi_nbc {
     int nalloc;
     struct nbc_alloc alloc[4];  /* reduction buffers (coll_alloc), freed at the end */
     MPI_Request owner;
+    /* Ibcast on the NIC: its arguments, and this rank's offer of an entry */
+    struct { void *buf; size_t count; MPI_Datatype t; int root, mine; } ib;
     struct mpi_nbc *next;
 };
 
@@ -72,7 +99,20 @@ static void xfer(struct mpi_nbc *s, bool send, const void *buf, size_t count, MP
         next_round(s);
     r = &s->round[s->nrounds - 1];
     r->x = room_for_one(r->x, r->n, &r->cap, sizeof *r->x);
-    r->x[r->n++] = (struct nbc_xfer){ send, (void *)buf, count, t, peer };
+    r->x[r->n++] = (struct nbc_xfer){ send, X_P2P, (void *)buf, count, t, peer, 0 };
+}
+
+/* A transfer of another kind (X_NIC, X_DECISION). */
+static void xfer_how(struct mpi_nbc *s, uint8_t how, bool send, void *buf, size_t count, int peer,
+                     uint32_t group)
+{
+    struct nbc_round *r;
+
+    if (!s->nrounds)
+        next_round(s);
+    r = &s->round[s->nrounds - 1];
+    r->x = room_for_one(r->x, r->n, &r->cap, sizeof *r->x);
+    r->x[r->n++] = (struct nbc_xfer){ send, how, buf, count, MPI_BYTE, peer, group };
 }
 
 static void local(struct mpi_nbc *s, MPI_Op op, const void *in, void *inout, size_t count,
@@ -114,13 +154,21 @@ static void start_round(struct mpi_nbc *s)
     s->reqs = calloc((size_t)r->n + 1, sizeof *s->reqs);
     /* receives first: a message to oneself then finds its receive */
     for (int i = 0; i < r->n; i++)
-        if (!r->x[i].send)
+        if (r->x[i].how == X_DECISION)
+            s->reqs[i] = mpi_bcast_nic_decision(s->comm, r->x[i].peer, r->x[i].count);
+        else if (!r->x[i].send && r->x[i].how == X_NIC)
+            s->reqs[i] = mpi_bcast_nic_irecv(r->x[i].group, r->x[i].buf, r->x[i].count);
+        else if (!r->x[i].send)
             s->reqs[i] = mpi_irecv_ctx(r->x[i].buf, r->x[i].count, r->x[i].t, r->x[i].peer,
                                        s->tag, s->comm, ctx);
     for (int i = 0; i < r->n; i++)
-        if (r->x[i].send)
+        if (r->x[i].send && r->x[i].how == X_NIC) {
+            s->reqs[i] = mpi_req_new(REQ_COLL);
+            mpi_bcast_nic_isend(r->x[i].group, r->x[i].buf, r->x[i].count, s->reqs[i]);
+        } else if (r->x[i].send) {
             s->reqs[i] = mpi_isend_ctx(r->x[i].buf, r->x[i].count, r->x[i].t, r->x[i].peer,
                                        s->tag, s->comm, ctx);
+        }
 }
 
 static void finish(struct mpi_nbc *s)
@@ -162,6 +210,8 @@ void mpi_nbc_progress(void)
                     mpi_req_release(s->reqs[i]);
             memset(s->reqs, 0, sizeof *s->reqs * (size_t)r->n);
             run_locals(r);
+            if (r->then)
+                r->then(s);     /* (may add rounds: r is stale from here) */
             if (++s->cur == s->nrounds) {
                 done = true;
                 break;
@@ -243,6 +293,59 @@ static void bcast_rounds(struct mpi_nbc *s, int root, int parts, void *const *bu
                 xfer(s, true, bufs[p], counts[p], t, (vr + mask + root) % n);
 }
 
+/* The NIC broadcast's round: the root's multicasts, or a member's share. */
+static void ibcast_nic_round(struct mpi_nbc *s, uint32_t group)
+{
+    uint8_t *at = (uint8_t *)s->ib.buf + s->ib.t->true_lb;
+
+    next_round(s);
+    xfer_how(s, X_NIC, s->comm->rank == s->ib.root, at, s->ib.count * s->ib.t->size, -1, group);
+}
+
+/* The group's state is settled (the same on every rank): the NIC round or
+ * the host's binomial rounds. */
+static void ibcast_go_on(struct mpi_nbc *s)
+{
+    uint32_t group;
+
+    if (mpi_bcast_nic_state(s->comm, s->ib.root, s->ib.count * s->ib.t->size, &group) == 1)
+        ibcast_nic_round(s, group);
+    else
+        bcast_rounds(s, s->ib.root, 1, &s->ib.buf, &s->ib.count, s->ib.t);
+}
+
+/* The agreement's last round is done: every rank has the MIN of the
+ * offers, so every rank takes the same path from here. */
+static void ibcast_decided(struct mpi_nbc *s)
+{
+    mpi_bcast_nic_agreed(s->comm, s->ib.root, s->ib.count * s->ib.t->size, s->ib.mine,
+                         ((int *)s->scratch)[0]);
+    ibcast_go_on(s);
+}
+
+/* The group's first use without waiting: this rank offers its entry, a
+ * dissemination MIN of the offers (round k: to rank + 2^k, from
+ * rank - 2^k) tells every rank whether all did, and ibcast_decided goes
+ * on from there. */
+static void ibcast_agree(struct mpi_nbc *s)
+{
+    int n = s->comm->size, rank = s->comm->rank, nr = 0, i = 1;
+    int *v;
+
+    for (int k = 1; k < n; k <<= 1)
+        nr++;
+    v = calloc((size_t)nr + 1, sizeof *v);     /* v[0] the running MIN, v[i] round i's */
+    s->scratch = v;
+    s->ib.mine = v[0] = mpi_bcast_nic_offer(s->comm, s->ib.root, s->ib.count * s->ib.t->size);
+    for (int k = 1; k < n; k <<= 1, i++) {
+        next_round(s);
+        xfer(s, false, &v[i], 1, MPI_INT, (rank - k + n) % n);
+        xfer(s, true, &v[0], 1, MPI_INT, (rank + k) % n);
+        local(s, MPI_MIN, &v[i], &v[0], 1, MPI_INT);
+    }
+    s->round[s->nrounds - 1].then = ibcast_decided;
+}
+
 int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req)
 {
     int rc;
@@ -257,8 +360,27 @@ int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MP
                          "bad count or datatype");
     struct mpi_nbc *s = nbc_new(comm);
     size_t c = (size_t)count;
-    if (comm->size > 1)
+    uint32_t group = 0;
+    /* on the NIC for contiguous data (a member's share lands in place) */
+    int nic = t->contig ? mpi_bcast_nic_state(comm, root, c * t->size, &group) : -1;
+
+    s->ib.buf = buf;
+    s->ib.count = c;
+    s->ib.t = t;
+    s->ib.root = root;
+    if (nic == 0) {
+        ibcast_agree(s);
+    } else if (nic == 2) {
+        /* an earlier Ibcast's agreement for this group is under way here:
+         * wait for its outcome inside the schedule */
+        next_round(s);
+        xfer_how(s, X_DECISION, false, NULL, c * t->size, root, 0);
+        s->round[0].then = ibcast_go_on;
+    } else if (nic == 1) {
+        ibcast_nic_round(s, group);
+    } else if (comm->size > 1) {
         bcast_rounds(s, root, 1, &buf, &c, t);
+    }
     return launch(s, req);
 }
 

@@ -33,7 +33,6 @@ struct pkt {
     size_t len;
     MPI_Request owner;
     uint32_t group;             /* a broadcast's multicast (no header), or 0 */
-    bool *pushed;               /* set once the bytes are in a staging slot */
     struct pkt *next;
 };
 
@@ -131,7 +130,6 @@ void mpi_net_send(int dst, const struct mpi_hdr *h, const void *data, size_t len
     p->len = len;
     p->owner = owner;
     p->group = 0;
-    p->pushed = NULL;
     p->next = NULL;
     if (dst == mpi_state.world_rank) {
         /* the bytes are copied now: the receive side owns its copy */
@@ -184,10 +182,8 @@ static void push_queue(void)
         q_head = p->next;
         if (!q_head)
             q_tail = NULL;
-        if (p->pushed) {
-            *p->pushed = true;
+        if (p->group)
             mcasts_out++;
-        }
         frag_done(p->owner);
         free(p);
     }
@@ -223,22 +219,15 @@ nc_port *mpi_net_port(void)
     return port;
 }
 
-/* A multicast of 'group' (a broadcast's share), in order with every packet
- * queued before it; returns once its bytes are in a staging slot, so the
- * caller's buffer is free again. */
-void mpi_net_mcast(uint32_t group, const void *data, size_t len)
+void mpi_net_imcast(uint32_t group, const void *data, size_t len, MPI_Request owner)
 {
     struct pkt *p = calloc(1, sizeof *p);
-    bool pushed = false;
-    uint64_t idle = nc_host_now_ns();
 
     p->group = group;
     p->data = data;
     p->len = len;
-    p->pushed = &pushed;
+    p->owner = owner;
     enqueue(p);
-    while (!pushed)
-        mpi_progress_wait(&idle);
 }
 
 /* Until every multicast of ours is acknowledged by every member. */

@@ -12,6 +12,9 @@
  *   scan       Scan, Exscan, Reduce_scatter(_block), Reduce_local
  *   biggather  Gather and Alltoall of 16 KB blocks: long messages from
  *              many ranks to one at once (an incast)
+ *   ibcast     Ibcast from every root, all outstanding at once and the
+ *              program computing meanwhile, of 0 .. 70,000 ints (beyond one
+ *              NIC multicast) and a vector type; then each again alone
  */
 #include "mpitest.h"
 
@@ -453,10 +456,65 @@ static void biggather(void)
     free(mine);
 }
 
+/* The value element i of root's k-th Ibcast must have. */
+static int ib_value(int root, int k, int i) { return root * 1000003 + i * 7 + k * 11; }
+
+static void ibcast(void)
+{
+    static const int counts[] = { 1, 1000, 70000, 0 };
+    enum { NC = sizeof counts / sizeof counts[0] };
+    int **v = malloc(sizeof *v * (size_t)np * NC), w[20];
+    MPI_Request *r = malloc(sizeof *r * ((size_t)np * NC + 1));
+    MPI_Datatype every2;
+
+    for (int pass = 0; pass < 2; pass++) {
+        /* pass 0: every root's broadcasts outstanding at once (in the
+         * same order on every rank, as MPI requires), and a vector type's;
+         * pass 1: one at a time */
+        int nr = 0, flag = 0, bad = 0;
+
+        MPI_Type_vector(10, 1, 2, MPI_INT, &every2);
+        MPI_Type_commit(&every2);
+        for (int i = 0; i < 20; i++)
+            w[i] = me == np - 1 ? i : -1;
+        for (int root = 0; root < np; root++)
+            for (int k = 0; k < NC; k++) {
+                int n = counts[k], *b = v[root * NC + k] = malloc(sizeof(int) * (size_t)(n + 1));
+
+                for (int i = 0; i < n; i++)
+                    b[i] = me == root ? ib_value(root, k, i) : -1;
+                MPI_Ibcast(b, n, MPI_INT, root, MPI_COMM_WORLD, &r[nr++]);
+                if (pass == 1) {
+                    MPI_Wait(&r[--nr], MPI_STATUS_IGNORE);
+                }
+            }
+        MPI_Ibcast(w, 1, every2, np - 1, MPI_COMM_WORLD, &r[nr++]);
+        while (!flag) {         /* compute while they run, testing as OSU does */
+            spin_us(3);
+            MPI_Testall(nr, r, &flag, MPI_STATUSES_IGNORE);
+        }
+        for (int root = 0; root < np; root++)
+            for (int k = 0; k < NC; k++) {
+                for (int i = 0; i < counts[k]; i++)
+                    bad += v[root * NC + k][i] != ib_value(root, k, i);
+                free(v[root * NC + k]);
+            }
+        CHECK(!bad, "Ibcast pass %d (%s): %d wrong", pass, pass ? "one at a time" : "all at once",
+              bad);
+        bad = 0;
+        for (int i = 0; i < 20; i++)
+            bad += w[i] != (i % 2 == 0 || me == np - 1 ? i : -1);
+        CHECK(!bad, "Ibcast of a vector type, pass %d: %d wrong", pass, bad);
+        MPI_Type_free(&every2);
+    }
+    free(r);
+    free(v);
+}
+
 static const struct scenario scenarios[] = {
     { "nonblocking", nonblocking }, { "barrier", barrier }, { "bcast", bcast }, { "reduce", reduce },
     { "allreduce", allreduce }, { "gather", gather }, { "scan", scan },
-    { "biggather", biggather }, { NULL, NULL },
+    { "biggather", biggather }, { "ibcast", ibcast }, { NULL, NULL },
 };
 
 int main(int argc, char **argv)
