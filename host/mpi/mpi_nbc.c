@@ -90,8 +90,8 @@ static void next_round(struct mpi_nbc *s)
     s->round[s->nrounds++] = (struct nbc_round){ 0 };
 }
 
-static void xfer(struct mpi_nbc *s, bool send, const void *buf, size_t count, MPI_Datatype t,
-                 int peer)
+/* x into the last round (the first one made if there is none). */
+static void add_xfer(struct mpi_nbc *s, struct nbc_xfer x)
 {
     struct nbc_round *r;
 
@@ -99,20 +99,20 @@ static void xfer(struct mpi_nbc *s, bool send, const void *buf, size_t count, MP
         next_round(s);
     r = &s->round[s->nrounds - 1];
     r->x = room_for_one(r->x, r->n, &r->cap, sizeof *r->x);
-    r->x[r->n++] = (struct nbc_xfer){ send, X_P2P, (void *)buf, count, t, peer, 0 };
+    r->x[r->n++] = x;
+}
+
+static void xfer(struct mpi_nbc *s, bool send, const void *buf, size_t count, MPI_Datatype t,
+                 int peer)
+{
+    add_xfer(s, (struct nbc_xfer){ send, X_P2P, (void *)buf, count, t, peer, 0 });
 }
 
 /* A transfer of another kind (X_NIC, X_DECISION). */
 static void xfer_how(struct mpi_nbc *s, uint8_t how, bool send, void *buf, size_t count, int peer,
                      uint32_t group)
 {
-    struct nbc_round *r;
-
-    if (!s->nrounds)
-        next_round(s);
-    r = &s->round[s->nrounds - 1];
-    r->x = room_for_one(r->x, r->n, &r->cap, sizeof *r->x);
-    r->x[r->n++] = (struct nbc_xfer){ send, how, buf, count, MPI_BYTE, peer, group };
+    add_xfer(s, (struct nbc_xfer){ send, how, buf, count, MPI_BYTE, peer, group });
 }
 
 static void local(struct mpi_nbc *s, MPI_Op op, const void *in, void *inout, size_t count,
