@@ -22,11 +22,21 @@
 #include "mcp/ctrl.c"
 #include "mcp/plugin.c"
 #include "coll/barrier.c"
-/* Multicast is compiled for size: at -O3 its table loops were unrolled
- * into 12 KB of code, and the loader's time to copy the image grows with
- * it (2.5 ms more at every boot, past tests/timeout/suite's schedule). */
+/* Multicast's per-packet paths are compiled for speed (2026-11-28: taking
+ * minsize off them cut a 4-destination multisend from 28.2 to 26.5 us, for
+ * ~3.5 KB of code); the proved cores it calls, and the whole of it in the
+ * 1024-peer image (NC_MC_MINSIZE: its SRAM is full to the stack), for
+ * size: at -O3 the table loops were unrolled into 12 KB of code once, and
+ * the loader's time to copy the image grows with it (tests/timeout/suite's
+ * schedule; 2.5 ms more at every boot for those 12 KB). */
+#ifdef NC_MC_MINSIZE
 #pragma clang attribute push(__attribute__((minsize)), apply_to = function)
 #include "coll/mcast.c"
+#pragma clang attribute pop
+#else
+#include "coll/mcast.c"
+#endif
+#pragma clang attribute push(__attribute__((minsize)), apply_to = function)
 #include "../ref/proto/nc_mcack.c"
 #include "../ref/proto/nc_mcgroup.c"
 #pragma clang attribute pop

@@ -12,9 +12,11 @@ SCALE_DEF := -DNC_ABI_MAX_NODES=1024u
 
 ALL_TARGETS += $(FW_DIR)/mcp_1024.img $(SCALE_T)/host_mcast_1024.so
 
+# Multicast compiled for size there (NC_MC_MINSIZE, firmware/mcp_image.c):
+# at 1024 peers the image's data reaches up to the stack.
 $(FW_DIR)/mcp_1024.img: $(FW_DEPS) mk/scale.mk
 	@mkdir -p $(@D)
-	$(BIN)/lanai-cc $(filter-out -mcmodel=small,$(FW_CFLAGS)) -mcmodel=medium $(SCALE_DEF) $(FW_UNIT) \
+	$(BIN)/lanai-cc $(filter-out -mcmodel=small,$(FW_CFLAGS)) -mcmodel=medium $(SCALE_DEF) -DNC_MC_MINSIZE $(FW_UNIT) \
 	    -o $(FW_DIR)/mcp_1024.elf $(FW_LDFLAGS),--image,$@,--map,$(FW_DIR)/mcp_1024.map
 
 $(SCALE_T)/host_mcast_1024.so: tests/mcast/host_mcast.c tests/lib/open_port.h tests/nicoll/pattern.h \

@@ -283,12 +283,15 @@ static void buf_fetched(uint32_t port, uint32_t gen, uint16_t bi, bool last, boo
 }
 
 /* Packet seq of the current message into a free buffer, to the children
- * in mask; false if no buffer is free. */
+ * in mask; false if no buffer is free. The fetch from host memory starts
+ * first and the header is written while it runs: its stores come off the
+ * path from the host's doorbell to the first copy on the wire. */
 static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
 {
     struct mcbuf *b = 0;
     struct nc_pkt *h;
     uint32_t off, len, lo;
+    bool fetch;
 
     for (uint32_t i = 0; i < MC_BUFS; i++)
         if (!mc_bufs[i].used) {
@@ -299,14 +302,26 @@ static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
         return false;
     off = (seq - g->first) * NC_FW_MTU;
     len = g->msg.len - off < NC_FW_MTU ? g->msg.len - off : NC_FW_MTU;
+    h = mc_hdr(&b->x);
+    fetch = len && !g->msg.inl;
     b->used = 1;
     b->g = g->self;
     b->serial = g->serial;
     b->seq = seq;
-    b->mask = mask;
+    /* no child yet: a fetch that completes inside mcp_fetch (the queue's
+     * head a closed port's) frees b in buf_fetched, and the packet goes
+     * with the timer's resend */
+    b->mask = 0;
+    if (fetch) {
+        lo = g->msg.lo + off;
+        if (!mcp_fetch(buf_fetched, g->port, g->gen, (uint16_t)(b - mc_bufs), h + 1,
+                       g->msg.hi + (lo < g->msg.lo), lo, len)) {
+            b->used = 0;
+            return false;
+        }
+    }
     b->x.done = buf_sent;
     b->x.len = len;
-    h = mc_hdr(&b->x);
     h->type = NC_PT_MC_DATA;
     h->src = (uint16_t)my_node;
     h->seq = seq;
@@ -320,21 +335,15 @@ static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
     h->ack = 0;
     h->epoch = g->inst;
     g->activity = 1;
-    if (g->msg.inl && len) {
-        /* inline: the payload is in SRAM already */
-        mcp_copy_inline((uint32_t *)(h + 1), (const uint32_t *)(uintptr_t)(g->msg.lo + off), len);
-        len = 0;
-    }
-    if (!len) {
-        send_to_next_child(b);
+    if (fetch) {
+        if (b->used)
+            b->mask = mask;     /* buf_fetched, from the main loop, sends it */
         return true;
     }
-    lo = g->msg.lo + off;
-    if (!mcp_fetch(buf_fetched, g->port, g->gen, (uint16_t)(b - mc_bufs), h + 1,
-                   g->msg.hi + (lo < g->msg.lo), lo, len)) {
-        b->used = 0;
-        return false;
-    }
+    b->mask = mask;
+    if (len)    /* inline: the payload is in SRAM already */
+        mcp_copy_inline((uint32_t *)(h + 1), (const uint32_t *)(uintptr_t)(g->msg.lo + off), len);
+    send_to_next_child(b);
     return true;
 }
 
@@ -346,7 +355,6 @@ static void start_message(struct mgroup *g, const struct mcsend *m)
     g->first = g->pg.mc.base + g->pg.mc.count;
     g->npk = g->msg.len ? (g->msg.len + NC_FW_MTU - 1) / NC_FW_MTU : 1;
     g->built = 0;
-    mcp_timer_need();
 }
 
 /* Start the next queued multicast of g, if none is being sent. */
@@ -357,6 +365,7 @@ static void next_message(struct mgroup *g)
     start_message(g, &g->q[g->qhead]);
     g->qhead = (g->qhead + 1) % MC_QUEUE;
     g->qn--;
+    mcp_timer_need();
 }
 
 /* Send what g may send now: retransmissions first, then new packets (the
@@ -529,10 +538,12 @@ static void mc_send(uint32_t pi, const uint32_t *a, bool inl)
         const struct mcsend m = { hi, lo, len, cookie, inl };
 
         start_message(g, &m);
-    } else {
-        g->q[(g->qhead + g->qn++) % MC_QUEUE] = (struct mcsend){ hi, lo, len, cookie, inl };
-        next_message(g);
+        mc_pump_work(g);        /* the first packets' fetches start now */
+        mcp_timer_need();       /* while they run */
+        return;
     }
+    g->q[(g->qhead + g->qn++) % MC_QUEUE] = (struct mcsend){ hi, lo, len, cookie, inl };
+    next_message(g);
     mc_pump(g);
 }
 
@@ -754,6 +765,8 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         t = port_take_rtoken_head(p, h->msg_len);
         if (t == NONE16)
             return false;   /* no buffer yet: the parent sends it again */
+        if (!inner)
+            mc_send_ack(g, h->seq);     /* taken: the ACK first (below) */
         g->active = 1;
         g->discard = 0;
         g->hi = p->rtok[t].hi;
@@ -771,6 +784,8 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         }
     } else if (!g->active || h->offset != g->got || h->msg_len != g->msg_len) {
         return false;
+    } else if (!inner) {
+        mc_send_ack(g, h->seq);
     }
     lo = g->lo + h->offset;
     g->got += h->len;
@@ -790,12 +805,12 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         mc_progress(g);     /* every child given up: done at once */
         return held;
     }
-    /* The ACK first, as an ordinary message's: the packet is in this NIC's
-     * SRAM and the store below cannot fail for want of anything, so the
-     * parent may count it now. Queued after the store and the RECV event
-     * it left ~3 us later (docs/multicast.md, "Per-message cost"). */
-    mc_send_ack(g, h->seq);
-    /* the memory check after the ACK: a message the process's memory
+    /* A leaf sent its ACK above, as soon as the packet was taken, before
+     * an ordinary message's: the packet is in this NIC's SRAM and the
+     * store below cannot fail for want of anything, so the parent may
+     * count it now. Queued after the store and the RECV event it left
+     * ~3 us later (docs/multicast.md, "Per-message cost").
+     * The memory check after the ACK: a message the process's memory
      * cannot take is still taken (its RECV says EFAULT), so the ACK does
      * not wait for the check */
     if (h->len && !g->discard && !port_mem_ok(g->port, g->hi + (lo < g->lo), lo, h->len))
