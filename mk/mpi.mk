@@ -91,12 +91,15 @@ $(addprefix $(OMB_B)/,$(addsuffix .so,$(OMB_COLL))): $(OMB_B)/%.so: $(MPI_LIB) $
 	$(BIN)/lanai-mpicc -O2 -I$(OMB_DIR)/mpi/collective $(OMB_DIR)/mpi/collective/$*.c \
 	    $(OMB_DIR)/mpi/collective/osu_coll.c -o $@
 
-.PHONY: omb bench-omb
+.PHONY: omb bench-omb bench-omb-scale
 omb: mpi $(BUILD)/firmware/mcp.img
 	@if [ -d "$(OMB_DIR)" ]; then $(MAKE) --no-print-directory $(OMB_SOS); \
 	else echo "omb: skipped: no OSU Micro-Benchmarks 5.3 at $(OMB_DIR)"; fi
 bench-omb: omb
 	@if [ -d "$(OMB_DIR)" ]; then bash tests/mpi/omb bench $(BUILD)/bench/omb; fi
+# osu_bcast on 64 and 256 ranks, host and NIC (OMB_SCALE_RANKS to change)
+bench-omb-scale: omb
+	@if [ -d "$(OMB_DIR)" ]; then bash tests/mpi/omb bcast-scale $(BUILD)/bench/omb; fi
 ifneq ($(wildcard $(OMB_DIR)/mpi),)
 ALL_TARGETS += $(OMB_SOS)
 endif
