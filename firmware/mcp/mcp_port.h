@@ -33,7 +33,7 @@ struct stoken {             /* a send token: one message */
     uint32_t hi, lo, len, cookie;
     uint32_t built;         /* bytes packetised so far */
     uint32_t acked;         /* bytes acknowledged */
-    uint32_t last_seq;      /* a timed-out message: the sequence number of its last packet
+    uint32_t last_seq;      /* after a time-out: the sequence number of its last packet in the old window
                                (tx.c's tx_time_out) */
 } __attribute__((aligned(64)));     /* 64 bytes: an index is one shift (48 took two and an add) */
 struct port {

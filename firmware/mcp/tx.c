@@ -16,14 +16,16 @@
  * message (a receiver that never provides a buffer, a NIC that is dead or
  * cut off) fails that message, and the messages queued behind it from the
  * same port to the same (node, port), with NC_ST_ETIMEDOUT (GM's
- * GM_SEND_TIMED_OUT). Everything else restarts in a new epoch of the
- * connection, at sequence numbers beyond every one the old epoch used: its
- * first packet carries NC_DF_SYNC, the receiver starts its sequence again
- * there and takes no packet of an older epoch from then on. The error
- * events go to the host a drain period later (TIMEOUT_DRAIN): a copy of the
- * message sent just before (the last retransmission) may still be on its
- * way and be taken meanwhile; after the drain none is, so nothing of a
- * timed-out message is delivered after its error event.
+ * GM_SEND_TIMED_OUT). A drain period follows (TIMEOUT_DRAIN): a copy of a
+ * message sent before (the last retransmission) may still be on its way
+ * and be taken meanwhile, and an ACK of the old window that comes turns
+ * the messages it covers into OK, timed-out or not; after the drain no
+ * copy is left, so nothing of a timed-out message is delivered after its
+ * error event. Then the error events go to the host, and everything else
+ * starts again in a new epoch of the connection, at sequence numbers
+ * beyond every one the old epoch used: its first packet carries
+ * NC_DF_SYNC, the receiver starts its sequence again there and takes no
+ * packet of an older epoch from then on.
  */
 #include "mcp_tx.h"
 #include "mcp_port.h"
@@ -42,11 +44,14 @@ struct txconn {
     uint32_t stall_at;                  /* RTC when the window last moved (watched) */
     uint16_t watched;                   /* stall_at is valid: the window was busy at the last tick */
     uint16_t failed;                    /* timed-out tokens whose events wait for fail_at */
+    uint8_t backoff;                    /* resends since the window last moved (capped) */
+    uint8_t wait;                       /* stalled ticks still to let pass before the next */
+    uint8_t draining;                   /* timed out: nothing is built until fail_at */
     uint32_t fail_at;
     uint32_t old_base, old_count;       /* the window that timed out last */
     uint16_t slot[NC_TX_WINDOW_MAX];    /* packet descriptor of each seq in flight */
     uint16_t qhead, qtail, cur;         /* message FIFO and the packetising cursor */
-} __attribute__((aligned(256)));        /* 184 bytes padded: txc[peer] is one shift (the LANai
+} __attribute__((aligned(256)));        /* 188 bytes padded: txc[peer] is one shift (the LANai
                                            has no multiply: 184 took three shifts and two adds) */
 
 static struct txconn txc[NC_ABI_MAX_NODES];
@@ -191,7 +196,7 @@ static void enqueue(struct txconn *c, uint16_t k)
     else
         stok[c->qtail].next = k;
     c->qtail = k;
-    if (c->cur == NONE16)
+    if (c->cur == NONE16 && !c->draining)
         c->cur = k;
 }
 
@@ -224,6 +229,8 @@ void tx_fence(uint32_t peer, uint32_t port)
     c->qhead = k;
     if (c->qtail == NONE16)
         c->qtail = k;
+    if (c->draining)
+        return;                 /* it goes first when the drain is over */
     c->cur = k;
     set_active(peer);
 }
@@ -454,7 +461,7 @@ __attribute__((always_inline)) void tx_ack(uint32_t peer, uint32_t ack)
         pd_acked(c, c->slot[nc_tx_slot(base + j)]);
     if (n && nc_seq_lt(c->send_next, c->w.base))
         c->send_next = c->w.base;
-    else if (__builtin_expect(!n && c->failed != NONE16, 0))
+    else if (__builtin_expect(!n && (c->failed != NONE16 || c->draining), 0))
         tx_ack_old(c, ack);
 }
 
@@ -640,20 +647,32 @@ static void tx_time_out(uint32_t peer)
         stok[k].started = 0;
         prev = k;
     }
-    c->cur = c->qhead;
     c->fail_at = hal_rtc() + TIMEOUT_DRAIN();
 #ifdef NC_BROKEN_NO_TIMEOUT_DRAIN
     /* broken on purpose (tests/timeout/suite): the events at once, and no
      * ACK of the old window can turn them into OK */
     tx_fail_timed_out(c);
-#endif
+    c->cur = c->qhead;
     set_active(peer);
+#elif defined(NC_BROKEN_NO_DRAIN_HOLD)
+    /* broken on purpose (tests/timeout/suite): the new epoch at once */
+    c->cur = c->qhead;
+    set_active(peer);
+#else
+    /* the new epoch waits for the drain too: a message of the old window
+     * that was not timed out (another port's, behind the head) may be
+     * taken from a last copy meanwhile, and sent again in the new epoch
+     * it was delivered twice (tests/timeout/suite, the race) */
+    c->cur = NONE16;
+    c->draining = 1;
+#endif
 }
 
 /* An ACK of the window that timed out, come during the drain: the receiver
  * took the messages up to it after all (the last copy of one, sent just
- * before the time-out, found a buffer): they complete OK, not timed out.
- * Out of line: a stale ACK with time-outs pending is rare. */
+ * before the time-out, found a buffer): they complete OK, not timed out,
+ * and the ones waiting for the new epoch are not sent again. Both lists
+ * are in sequence order. Out of line: a stale ACK during a drain is rare. */
 static __attribute__((noinline)) void tx_ack_old(struct txconn *c, uint32_t ack)
 {
     uint32_t upto = nc_seq_distance(c->old_base, ack);
@@ -665,6 +684,13 @@ static __attribute__((noinline)) void tx_ack_old(struct txconn *c, uint32_t ack)
         uint16_t k = c->failed;
 
         c->failed = stok[k].next;
+        send_done(k, NC_ST_OK);
+    }
+    while (c->draining && c->qhead != NONE16 &&
+           nc_seq_distance(c->old_base, stok[c->qhead].last_seq) <= upto) {
+        uint16_t k = c->qhead;
+
+        q_unlink(c, NONE16, k);
         send_done(k, NC_ST_OK);
     }
 }
@@ -682,8 +708,19 @@ static void tx_fail_timed_out(struct txconn *c)
     }
 }
 
+/* The longest wait between two retransmissions of a stalled window is
+ * 2^RTO_BACKOFF_MAX periods (16: 800 us at 133 MHz, shorter than the
+ * default send time-out by far, so a lost packet still costs little when
+ * the receiver is only slow). */
+#ifdef NC_BROKEN_NO_BACKOFF
+#define RTO_BACKOFF_MAX 0u  /* broken on purpose (tests/barrier/suite): every period, as before */
+#else
+#define RTO_BACKOFF_MAX 4u
+#endif
+
 /* TIME0: a connection whose window has not moved for a whole period goes
- * back to its base (the retransmission timeout); one that has not moved
+ * back to its base (the retransmission timeout), and again after a period
+ * twice as long each time (exponential back-off); one that has not moved
  * for its oldest message's send time-out gives that message up. */
 void tx_timer(void)
 {
@@ -697,14 +734,21 @@ void tx_timer(void)
         uint32_t peer = tlist[i];
         struct txconn *c = &txc[peer];
 
-        if (c->failed != NONE16) {
+        if (c->failed != NONE16 || c->draining) {
             any = true;
-            if ((int32_t)(now - c->fail_at) >= 0)
+            if ((int32_t)(now - c->fail_at) >= 0) {
                 tx_fail_timed_out(c);
+                if (c->draining) {
+                    /* the new epoch starts */
+                    c->draining = 0;
+                    c->cur = c->qhead;
+                    set_active(peer);
+                }
+            }
         }
         if (!c->w.count) {
             c->watched = 0;
-            if (c->failed == NONE16) {
+            if (c->failed == NONE16 && !c->draining) {
                 /* nothing to watch until its next packet is built */
                 in_tlist[peer] = 0;
                 tlist[i] = tlist[--n_tlist];
@@ -716,20 +760,40 @@ void tx_timer(void)
         any = true;
         i++;
         if (!c->watched || c->w.base != c->last_base) {
-            /* busy since the last tick, or moved: the stall starts now */
+            /* busy since the last tick, or moved: the stall starts now.
+             * Nothing goes again at this tick: the base packet of a window
+             * that was empty at the last tick may be a microsecond old, and
+             * its ACK may be delayed by three quarters of a period (rx.c) */
+#ifdef NC_BROKEN_NO_BACKOFF
+            if (!c->watched && c->w.base == c->last_base) {
+                c->send_next = c->w.base;
+                set_active(peer);
+            }
+#endif
             c->watched = 1;
             c->stall_at = now;
+            c->backoff = c->wait = 0;
         } else if (SEND_TIMEOUT_ON &&
                  now - c->stall_at >= timeout_of(&stok[pd[c->slot[nc_tx_slot(c->w.base)]].tok])) {
             tx_time_out(peer);
             continue;
-        }
+        } else if (c->wait) {
+            c->wait--;
+        } else {
 #ifndef NC_BROKEN_NO_RETRANSMIT
-        if (c->w.base == c->last_base) {
+            /* stalled a whole period or more: the window again from its
+             * base, then wait twice as long before the next time (1, 2, 4,
+             * ... RTO_BACKOFF_MAX periods). Resending every period kept a
+             * receiver that many peers send to (a barrier's root with 11
+             * children, an all-to-all on 16 nodes) busy with copies of
+             * what it was still acknowledging: it never caught up */
             c->send_next = c->w.base;
             set_active(peer);
-        }
 #endif
+            if (c->backoff < RTO_BACKOFF_MAX)
+                c->backoff++;
+            c->wait = (uint8_t)((1u << c->backoff) - 1u);
+        }
         c->last_base = c->w.base;
     }
     if (plugin_timer())
