@@ -59,7 +59,12 @@
  *     no data packet sent before the time-out is left on the link (the
  *     firmware waits 4 retransmission periods, assuming a packet lives no
  *     longer); an ACK of the old window come meanwhile completes the
- *     messages up to it OK instead (tx_ack_old).
+ *     messages up to it OK instead (tx_ack_old).  Nothing is built during
+ *     the drain (tx.c's draining): the new epoch starts after it.
+ *     -DOTHERPORT: message M of direction 0 goes to another port of NIC 1
+ *     (open, with buffers), so a time-out of an earlier message leaves it
+ *     queued: it starts again in the new epoch, or completes OK during the
+ *     drain when an ACK of the old window covers it.
  *   - The client layer (-DPINGPONG): node 0 sends ping k and waits for its
  *     SENT and for pong k; node 1 waits for ping k, echoes pong k and waits
  *     for the SENT of the echo.  RECV and SENT events go through one event
@@ -111,6 +116,15 @@
  *   firmware/mcp/tx.c (a REJECT naming the FENCE is stale); the old
  *   behaviour is the broken variant -DBROKEN_SECOND_REJECT.
  *
+ *   -DTIMEOUT -DOTHERPORT (docs/models.md, 2026-11-28): message M, taken
+ *   from its last copy of the old epoch during the drain, was sent again in
+ *   the new epoch at once and delivered twice (in_order): the firmware
+ *   started the new epoch at the time-out.  Fixed (the new epoch waits for
+ *   the drain); the old behaviour is -DBROKEN_NO_DRAIN_HOLD.  Still open:
+ *   when the ACK of the old window that covers M is lost, the drain ends
+ *   without it and M is sent again and delivered twice (in_order fails
+ *   with MAXLOSS=1; EXPECTED records it, MAXLOSS=0 passes).
+ *
  * Broken variants (each must be caught)
  *   -DBROKEN_NO_DUP_ACK         a duplicate is dropped without an ACK: when the
  *                               last ACK is lost the sender retransmits
@@ -133,6 +147,10 @@
  *   -DBROKEN_NO_DRAIN           (with TIMEOUT) the events at once: a copy of
  *                               a failed message still on the link is taken
  *                               after its event: release_safe fails.
+ *   -DBROKEN_NO_DRAIN_HOLD      (with TIMEOUT, OTHERPORT) the new epoch at
+ *                               the time-out: message M is delivered from its
+ *                               old copy and again from the new epoch:
+ *                               in_order fails.
  *   -DBROKEN_CLIENT_DROPS_EARLY_RECV
  *                               (with PINGPONG) the echoing client discards
  *                               the events it gets while it waits for the SENT
@@ -246,10 +264,13 @@ byte obase, ocnt;   /* the window that timed out */
 byte lseq[MX];      /* the number of a failed message's packet in it (0: none) */
 byte dat0;          /* ghost: data packets of direction 0 on lk[0] */
 byte oldin;         /* ghost: those of them sent before the time-out */
+bool hold;          /* timed out: nothing is built until the drain is over (tx.c's draining) */
 /* a data packet of another epoch than the receiver's, and not the SYNC of a
  * newer one: dropped */
 #define OTHEREP(p) (e / 2 != rep[p] && !(e % 2 == 1 && e / 2 > rep[p]))
+#define HOLD hold
 #else
+#define HOLD false
 #define OTHEREP(p) false
 #endif
 
@@ -385,6 +406,11 @@ inline txack(d, a) {
         do
         :: d == 0 && pf > 0 && pf <= pl && lseq[pf - 1] != 0 && a >= lseq[pf - 1] &&
            a < obase + ocnt -> settle(pf, 1); pf++
+#ifdef OTHERPORT
+        :: d == 0 && hold && (pf == 0 || pf > pl) && qh[0] == M && cur[0] == M &&
+           lseq[M - 1] != 0 && a >= lseq[M - 1] && a < obase + ocnt ->
+            complete(0, M, 1); cur[0] = M + 1      /* taken: not sent again */
+#endif
         :: else -> break
         od
 #else
@@ -569,7 +595,7 @@ end:
     }
     :: atomic {
         len(cq[i]) == 0 && len(lk[i]) < CAP && snext[i] == base[i] + cnt[i] &&
-        cnt[i] < W && (fq[i] || cur[i] <= posted[i]) ->
+        cnt[i] < W && (fq[i] || cur[i] <= posted[i]) && !(i == 0 && HOLD) ->
         s = base[i] + cnt[i];
         cnt[i]++;
         TR(printf("PP PUSH %d %d\n", i, s));
@@ -616,7 +642,11 @@ end:
 #ifdef BROKEN_NO_DRAIN
 #define DRAINED true
 #else
-#define DRAINED (oldin == 0)
+/* no data packet of the old window left on the link, nor an answer to one
+ * (the firmware's drain of 4 periods covers a packet's life and its ACK's
+ * way back: with only the data gone, an ACK of a message held for the new
+ * epoch could come after the drain, and the message went twice) */
+#define DRAINED (oldin == 0 && len(cq[1]) == 0 && len(lk[1]) == 0)
 #endif
 proctype SendTimeout()
 {
@@ -631,6 +661,9 @@ end:
         if
         :: k != 0 ->                                 /* it and the messages behind fail */
             pf = qh[0]; pl = posted[0];
+#ifdef OTHERPORT
+            if :: k != M && pl == M -> pl = M - 1 :: else -> skip fi;   /* M restarts */
+#endif
             j = pf;
             do :: j <= pl -> cp[MSG(0, j)] = 4; j++ :: else -> break od;
             j = 0;                                   /* their numbers in the window */
@@ -643,8 +676,8 @@ end:
                 j++
             :: else -> break
             od;
-            qh[0] = posted[0] + 1;
-            cur[0] = posted[0] + 1
+            qh[0] = pl + 1;
+            cur[0] = pl + 1
         :: else ->                                   /* a FENCE: dropped */
             cur[0] = qh[0]
         fi;
@@ -657,14 +690,18 @@ end:
 #endif
         cnt[0] = 0; snext[0] = base[0];
         oldin = dat0;                                /* all on the link are old now */
+#ifndef BROKEN_NO_DRAIN_HOLD
+        hold = 1;
+#endif
         j = 0; k = 0
     }
     :: atomic {
-        pf > 0 && pf <= pl && DRAINED ->             /* the drain is over: the events */
+        ((pf > 0 && pf <= pl) || hold) && DRAINED -> /* the drain is over: the events */
         do
-        :: pf <= pl -> settle(pf, 3); pf++
+        :: pf > 0 && pf <= pl -> settle(pf, 3); pf++
         :: else -> break
-        od
+        od;
+        hold = 0                                     /* and the new epoch */
     }
     od
 }
