@@ -23,7 +23,7 @@ NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h host/lib/nc_vfio.h host/
                 ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
 NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include
 # Broken variants for the negative tests (never for real use).
-FW_BROKEN := no_retransmit no_send_timeout no_timeout_drain no_drain_hold no_backoff no_dup_ack no_crc no_port_rule barrec_not_cleared no_reject_on_open coll_unordered \
+FW_BROKEN := no_retransmit no_send_timeout no_sync_answer no_sync_hold no_backoff no_dup_ack no_crc no_port_rule barrec_not_cleared no_reject_on_open coll_unordered \
              mc_early_release mc_no_retransmit mc_accept_any mc_forget_on_close \
              mc_inner_no_retransmit mc_ack_on_accept mc_no_send_timeout mc_any_instance inline_short
 

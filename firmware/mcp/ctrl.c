@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Control packets (ACK, NACK, REJECT): a FIFO in front of the data on the
- * wire, so that acknowledgements are never stuck behind a window of data.
+ * Control packets (ACK, NACK, REJECT, SYNC, SYNC_ACK): a FIFO in front of
+ * the data on the wire, so that acknowledgements are never stuck behind a
+ * window of data.
  * A new ACK to the peer of the last queued ACK replaces it (ACKs are
  * cumulative), and an ACK's value is taken when it goes on the wire.
  */
@@ -10,7 +11,7 @@
 #include "mcp_rx.h"
 #include "mcp_plugin.h"
 
-struct ctrl { uint16_t peer, type; uint32_t seq; };
+struct ctrl { uint16_t peer, type; uint32_t seq, epoch, word; };
 
 static struct ctrl q[NC_FW_CTRL_QUEUE];
 static uint32_t head, count;   /* the control packets queued */
@@ -29,6 +30,12 @@ static uint8_t ack_rl[NC_ABI_MAX_NODES];     /* route length; 0: not built yet *
 
 void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq)
 {
+    ctrl_queue_ext(peer, type, seq, 0, 0);
+}
+
+void ctrl_queue_ext(uint32_t peer, uint16_t type, uint32_t seq, uint32_t epoch,
+                    uint32_t word)
+{
     if (count) {
         struct ctrl *last = &q[(head + count - 1) % NC_FW_CTRL_QUEUE];
 
@@ -39,7 +46,8 @@ void ctrl_queue(uint32_t peer, uint16_t type, uint32_t seq)
     }
     if (count == NC_FW_CTRL_QUEUE)
         return;     /* the peer's timer recovers a lost answer */
-    q[(head + count) % NC_FW_CTRL_QUEUE] = (struct ctrl){ (uint16_t)peer, type, seq };
+    q[(head + count) % NC_FW_CTRL_QUEUE] =
+        (struct ctrl){ (uint16_t)peer, type, seq, epoch, word };
     count++;
     work++;
 }
@@ -193,8 +201,10 @@ bool ctrl_send_one(void)
     p->seq = c.seq;
     p->src_port = p->dst_port = p->flags = p->pad = 0;
     p->msg_len = p->offset = p->len = 0;
-    p->pad2[0] = p->pad2[1] = 0;
-    p->ack = p->epoch = 0;
+    p->pad2[0] = c.word;
+    p->pad2[1] = 0;
+    p->ack = 0;
+    p->epoch = c.epoch;
     hal_tx(h, rl, h + NC_PKT_HDR);
     return true;
 }

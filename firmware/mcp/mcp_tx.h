@@ -25,6 +25,9 @@ void tx_poll(uint32_t isr);
 void tx_ack(uint32_t peer, uint32_t ack);
 void tx_nack(uint32_t peer, uint32_t want);
 void tx_reject(uint32_t peer, uint32_t seq);
+/* The answer to a SYNC (rx.c rx_sync): the receiver took epoch; in the one
+ * before (prev) it took everything up to last. */
+void tx_sync_ack(uint32_t peer, uint32_t epoch, uint32_t prev, uint32_t last);
 void tx_timer(void);
 /* Have timer 0 run (a collective with work in flight: mcp_timer_need). */
 void tx_timer_need(void);

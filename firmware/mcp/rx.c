@@ -60,7 +60,9 @@ struct rxconn {
     uint16_t pad;
     uint32_t gen, msg_len, got, hi, lo, cookie, src_port;
     uint32_t epoch;             /* the sender's epoch taken (nc_wire.h) */
-} __attribute__((aligned(64)));  /* 48 bytes padded: rxc[src] is one shift, not two and an add */
+    uint32_t prev_epoch, prev_last; /* the epoch before and the last number taken in it
+                                       (the answer to a SYNC, rx_sync) */
+} __attribute__((aligned(64)));  /* 56 bytes padded: rxc[src] is one shift, not two and an add */
 
 static struct rxconn rxc[NC_ABI_MAX_NODES];
 #define RX_BUF (NC_PKT_HDR + NC_FW_MTU + 64u)
@@ -292,9 +294,30 @@ static __attribute__((noinline)) void resync(uint32_t src, const struct nc_pkt *
                        c->src_port);
         c->active = 0;
     }
+    c->prev_epoch = c->epoch;
+    c->prev_last = c->w.expected - 1;
     c->epoch = h->epoch;
     nc_rx_init(&c->w, h->seq);
     c->nack_sent = 0;
+}
+
+/* A SYNC: the sender timed a message out and asks to start its new epoch
+ * at h's number. The answer says what arrived of the old one (the last
+ * number taken in the epoch before), so the sender completes exactly the
+ * messages that arrived: none is reported timed out when it was
+ * delivered, none sent again when it was (docs/firmware.md "Send
+ * time-outs"). A repeated SYNC (the answer was lost) gets the same answer;
+ * an older one none. Out of line: once per send time-out. */
+static __attribute__((noinline)) void rx_sync(uint32_t src, const struct nc_pkt *h)
+{
+    struct rxconn *c = &rxc[src];
+
+    if (h->epoch != c->epoch) {
+        if (!tx_epoch_newer(h->epoch, c->epoch))
+            return;
+        resync(src, h);
+    }
+    ctrl_queue_ext(src, NC_PT_SYNC_ACK, c->prev_last, c->epoch, c->prev_epoch);
 }
 
 /* coll: the owner of a collective's packet (NULL for DATA) */
@@ -423,6 +446,8 @@ void rx_packet(uint32_t isr)
         case NC_PT_ACK: tx_ack(h->src, h->seq); break;
         case NC_PT_NACK: tx_nack(h->src, h->seq); break;
         case NC_PT_REJECT: tx_reject(h->src, h->seq); break;
+        case NC_PT_SYNC: rx_sync(h->src, h); break;
+        case NC_PT_SYNC_ACK: tx_sync_ack(h->src, h->epoch, h->pad2[0], h->seq); break;
         default: {
             /* DATA, or a packet of a collective that is plugged in
              * (mcp_plugin.h): in the connection's sequence */

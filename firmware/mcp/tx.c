@@ -16,16 +16,18 @@
  * message (a receiver that never provides a buffer, a NIC that is dead or
  * cut off) fails that message, and the messages queued behind it from the
  * same port to the same (node, port), with NC_ST_ETIMEDOUT (GM's
- * GM_SEND_TIMED_OUT). A drain period follows (TIMEOUT_DRAIN): a copy of a
- * message sent before (the last retransmission) may still be on its way
- * and be taken meanwhile, and an ACK of the old window that comes turns
- * the messages it covers into OK, timed-out or not; after the drain no
- * copy is left, so nothing of a timed-out message is delivered after its
- * error event. Then the error events go to the host, and everything else
- * starts again in a new epoch of the connection, at sequence numbers
- * beyond every one the old epoch used: its first packet carries
- * NC_DF_SYNC, the receiver starts its sequence again there and takes no
- * packet of an older epoch from then on.
+ * GM_SEND_TIMED_OUT). A copy of a message sent before (the last
+ * retransmission) may still be on its way and be taken, so the sender
+ * asks: a SYNC packet names the new epoch of the connection and where it
+ * starts (sequence numbers beyond every one the old epoch used). The
+ * receiver takes it (from then on no packet of an older epoch) and answers
+ * with the last number it took in the epoch before: the messages of the
+ * old window up to it arrived and complete OK, timed out or not; the
+ * others get their error events, and everything else starts again in the
+ * new epoch. One route keeps its packets in order, so no copy arrives
+ * after the SYNC. Without an answer for the send time-out again (a dead
+ * receiver) the events go anyway and the new epoch starts with its first
+ * packet flagged NC_DF_SYNC.
  */
 #include "mcp_tx.h"
 #include "mcp_port.h"
@@ -46,8 +48,11 @@ struct txconn {
     uint16_t failed;                    /* timed-out tokens whose events wait for fail_at */
     uint8_t backoff;                    /* resends since the window last moved (capped) */
     uint8_t wait;                       /* stalled ticks still to let pass before the next */
-    uint8_t draining;                   /* timed out: nothing is built until fail_at */
+    uint8_t holding;                    /* timed out: nothing is built until the SYNC's answer */
+    uint8_t probing;                    /* timed out: a SYNC asks what arrived (until fail_at) */
     uint32_t fail_at;
+    uint32_t old_epoch;                 /* the epoch that timed out last */
+    uint32_t sync_seq;                  /* where the new epoch starts (the SYNC's number) */
     uint32_t old_base, old_count;       /* the window that timed out last */
     uint16_t slot[NC_TX_WINDOW_MAX];    /* packet descriptor of each seq in flight */
     uint16_t qhead, qtail, cur;         /* message FIFO and the packetising cursor */
@@ -196,7 +201,7 @@ static void enqueue(struct txconn *c, uint16_t k)
     else
         stok[c->qtail].next = k;
     c->qtail = k;
-    if (c->cur == NONE16 && !c->draining)
+    if (c->cur == NONE16 && !c->holding)
         c->cur = k;
 }
 
@@ -229,8 +234,8 @@ void tx_fence(uint32_t peer, uint32_t port)
     c->qhead = k;
     if (c->qtail == NONE16)
         c->qtail = k;
-    if (c->draining)
-        return;                 /* it goes first when the drain is over */
+    if (c->holding)
+        return;                 /* it goes first when the SYNC is answered */
     c->cur = k;
     set_active(peer);
 }
@@ -461,7 +466,7 @@ __attribute__((always_inline)) void tx_ack(uint32_t peer, uint32_t ack)
         pd_acked(c, c->slot[nc_tx_slot(base + j)]);
     if (n && nc_seq_lt(c->send_next, c->w.base))
         c->send_next = c->w.base;
-    else if (__builtin_expect(!n && (c->failed != NONE16 || c->draining), 0))
+    else if (__builtin_expect(!n && c->probing, 0))
         tx_ack_old(c, ack);
 }
 
@@ -577,17 +582,11 @@ static uint32_t timeout_of(const struct stoken *t)
     return t->fence ? NC_ABI_SEND_TIMEOUT_DEFAULT_US * 2u : port_send_timeout[t->port];
 }
 
-/* How long a timed-out message's event waits for the last copies of the
- * old epoch to land or vanish (the time-out's restart puts the new epoch on
- * the wire at once): a retransmission period for the last copy to go, one
- * for its way and the receiver's queue, two of margin. Assumes a packet
- * lives no longer in the network (docs/firmware.md "Send time-outs"). */
-#define TIMEOUT_DRAIN() (4u * tx_rto)
 
 /* peer's window has not moved for the send time-out of its oldest message:
  * that message and the ones queued behind it from the same port to the
- * same (node, port) fail (their events after the drain); the rest restarts
- * in a new epoch (see the top). */
+ * same (node, port) fail (their events after the SYNC's answer); the rest
+ * restarts in a new epoch (see the top). */
 static void tx_time_out(uint32_t peer)
 {
     struct txconn *c = &txc[peer];
@@ -597,6 +596,9 @@ static void tx_time_out(uint32_t peer)
      * took the SYNC (restart - 1) then names no packet of the old window */
     uint32_t restart = c->w.base + c->w.count + 1;
     bool messages = !stok[head].fence && !stok[head].kind;
+    uint32_t wait = timeout_of(&stok[head]);
+
+    c->old_epoch = c->epoch;
 
     /* the number of each message's last packet, for an ACK of the old
      * window that may still come (tx_ack_old); none for a message not
@@ -647,32 +649,66 @@ static void tx_time_out(uint32_t peer)
         stok[k].started = 0;
         prev = k;
     }
-    c->fail_at = hal_rtc() + TIMEOUT_DRAIN();
-#ifdef NC_BROKEN_NO_TIMEOUT_DRAIN
-    /* broken on purpose (tests/timeout/suite): the events at once, and no
-     * ACK of the old window can turn them into OK */
+    /* the SYNC's answer is awaited for the head's send time-out again at
+     * most (a receiver that is dead never answers) */
+    c->fail_at = hal_rtc() + wait;
+#ifdef NC_BROKEN_NO_SYNC_ANSWER
+    /* broken on purpose (tests/timeout/suite): the events at once, nothing
+     * asked: a message taken from a last copy is reported timed out */
     tx_fail_timed_out(c);
     c->cur = c->qhead;
     set_active(peer);
-#elif defined(NC_BROKEN_NO_DRAIN_HOLD)
-    /* broken on purpose (tests/timeout/suite): the new epoch at once */
+    return;
+#elif defined(NC_BROKEN_NO_SYNC_HOLD)
+    /* broken on purpose (tests/timeout/suite): the new epoch at once, not
+     * after the answer */
     c->cur = c->qhead;
     set_active(peer);
 #else
-    /* the new epoch waits for the drain too: a message of the old window
-     * that was not timed out (another port's, behind the head) may be
-     * taken from a last copy meanwhile, and sent again in the new epoch
-     * it was delivered twice (tests/timeout/suite, the race) */
+    /* the new epoch waits for the answer: a message of the window that
+     * timed out, not timed out itself (another port's, behind the head),
+     * may have arrived from a last copy, and sent again it was delivered
+     * twice (tests/timeout/suite, the race) */
     c->cur = NONE16;
-    c->draining = 1;
+    c->holding = 1;
 #endif
+    c->probing = 1;
+    c->sync_seq = restart;
+    ctrl_queue_ext(peer, NC_PT_SYNC, restart, c->epoch, 0);
 }
 
-/* An ACK of the window that timed out, come during the drain: the receiver
- * took the messages up to it after all (the last copy of one, sent just
- * before the time-out, found a buffer): they complete OK, not timed out,
- * and the ones waiting for the new epoch are not sent again. Both lists
- * are in sequence order. Out of line: a stale ACK during a drain is rare. */
+/* The handshake is over (the answer came, or fail_at passed without one):
+ * the events of the timed-out messages not found delivered, in the order
+ * they were queued; then the new epoch. */
+static void tx_end_sync(struct txconn *c, uint32_t peer)
+{
+    tx_fail_timed_out(c);
+    c->probing = 0;
+    if (c->holding) {
+        c->holding = 0;
+        c->cur = c->qhead;
+        set_active(peer);
+    }
+}
+
+void tx_sync_ack(uint32_t peer, uint32_t epoch, uint32_t prev, uint32_t last)
+{
+    struct txconn *c = &txc[peer];
+
+    if (!c->probing || epoch != c->epoch)
+        return;                 /* stale: another time-out's */
+    /* the receiver was in the epoch that timed out: what it took of it
+     * arrived (an older epoch: it took nothing of that one) */
+    if (prev == c->old_epoch)
+        tx_ack_old(c, last);
+    tx_end_sync(c, peer);
+}
+
+/* The receiver took the window that timed out up to ack (the SYNC's
+ * answer, or a late ACK of it): the last copy of a message, sent just
+ * before the time-out, found a buffer. Those messages complete OK, not
+ * timed out, and the ones waiting for the new epoch are not sent again.
+ * Both lists are in sequence order. Out of line: once per time-out. */
 static __attribute__((noinline)) void tx_ack_old(struct txconn *c, uint32_t ack)
 {
     uint32_t upto = nc_seq_distance(c->old_base, ack);
@@ -686,7 +722,7 @@ static __attribute__((noinline)) void tx_ack_old(struct txconn *c, uint32_t ack)
         c->failed = stok[k].next;
         send_done(k, NC_ST_OK);
     }
-    while (c->draining && c->qhead != NONE16 &&
+    while (c->holding && c->qhead != NONE16 &&
            nc_seq_distance(c->old_base, stok[c->qhead].last_seq) <= upto) {
         uint16_t k = c->qhead;
 
@@ -695,8 +731,7 @@ static __attribute__((noinline)) void tx_ack_old(struct txconn *c, uint32_t ack)
     }
 }
 
-/* The drain after peer's time-out is over: the events of its timed-out
- * messages, in the order they were queued. */
+/* The events of peer's timed-out messages, in the order they were queued. */
 static void tx_fail_timed_out(struct txconn *c)
 {
     uint16_t k = c->failed, next;
@@ -734,21 +769,16 @@ void tx_timer(void)
         uint32_t peer = tlist[i];
         struct txconn *c = &txc[peer];
 
-        if (c->failed != NONE16 || c->draining) {
+        if (c->probing) {
             any = true;
-            if ((int32_t)(now - c->fail_at) >= 0) {
-                tx_fail_timed_out(c);
-                if (c->draining) {
-                    /* the new epoch starts */
-                    c->draining = 0;
-                    c->cur = c->qhead;
-                    set_active(peer);
-                }
-            }
+            if ((int32_t)(now - c->fail_at) >= 0)
+                tx_end_sync(c, peer);   /* no answer: what was not heard of timed out */
+            else
+                ctrl_queue_ext(peer, NC_PT_SYNC, c->sync_seq, c->epoch, 0);     /* again */
         }
         if (!c->w.count) {
             c->watched = 0;
-            if (c->failed == NONE16 && !c->draining) {
+            if (!c->probing) {
                 /* nothing to watch until its next packet is built */
                 in_tlist[peer] = 0;
                 tlist[i] = tlist[--n_tlist];

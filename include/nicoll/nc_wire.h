@@ -44,6 +44,13 @@
  * set; a member takes and acknowledges only its own instance's packets. */
 #define NC_PT_MC_DATA    0x0A18u
 #define NC_PT_MC_ACK     0x0A19u
+/* The handshake after a send time-out (docs/firmware.md "Send time-outs"):
+ * SYNC asks the receiver to start the connection's new epoch (epoch) at
+ * seq; SYNC_ACK answers it: epoch the one it took, pad2[0] the epoch it had
+ * before, seq the last number it took in that one. The sender learns from
+ * it which messages of the window that timed out arrived. */
+#define NC_PT_SYNC       0x0A1Au
+#define NC_PT_SYNC_ACK   0x0A1Bu
 
 #define NC_DF_FENCE  1u      /* data flag: no payload, clears the receiver's
                                 port fence for (sender, dst_port) */

@@ -44,27 +44,32 @@
  *     -DCLOSE_AFTER=k delays the close until k messages were delivered (for
  *     the simulations of tests/models/agree, which would otherwise mostly
  *     close before anything arrived).
- *   - Send time-outs (-DTIMEOUT; tx.c's tx_time_out, rx.c's epochs): the
+ *   - Send time-outs (-DTIMEOUT; tx.c's tx_time_out, rx.c's rx_sync): the
  *     sender of direction 0 may give its oldest packet up at any moment
  *     while one is outstanding (an arbitrary time-out, the worst case), at
  *     most MAXTO times a run.  A message there fails (status 3) with every
  *     message queued behind it (all go to the same port); a FENCE there is
  *     dropped and the messages behind start again.  The window starts again
  *     at base + count + 1 (beyond every number used, and one more), in the
- *     next epoch, and its first packet carries SYNC.  Data packets carry
- *     their epoch; the receiver takes only packets of its epoch, or the SYNC
- *     of a newer one, which starts its sequence at that packet's number.
- *     The piggy-backed ACK of a packet of another epoch is still applied
- *     (rx_packet).  The failed messages' events wait for the drain: until
- *     no data packet sent before the time-out is left on the link (the
- *     firmware waits 4 retransmission periods, assuming a packet lives no
- *     longer); an ACK of the old window come meanwhile completes the
- *     messages up to it OK instead (tx_ack_old).  Nothing is built during
- *     the drain (tx.c's draining): the new epoch starts after it.
+ *     next epoch, and a SYNC control packet (behind the old window's
+ *     packets on the link) asks the receiver to start it there.  The
+ *     receiver takes a newer epoch's SYNC (or the SYNC flag of a data
+ *     packet, the firmware's fallback when no answer comes), keeps the last
+ *     number it took in the epoch before, and answers every SYNC of its
+ *     epoch with it (SYNC_ACK).  The answer completes the messages of the
+ *     old window up to that number OK and the other failed ones timed out
+ *     (tx_sync_ack, tx_ack_old); nothing is built until it comes (tx.c's
+ *     holding), and the timer sends the SYNC again when it or its answer
+ *     was lost.  An ACK of the old window that comes first does the same
+ *     for what it covers.  Data packets carry their epoch; the receiver
+ *     takes only packets of its epoch.  The piggy-backed ACK of a packet of
+ *     another epoch is still applied (rx_packet).  A receiver that never
+ *     answers (the firmware's fallback after another send time-out) is
+ *     not modelled: the loss bound lets the SYNC through.
  *     -DOTHERPORT: message M of direction 0 goes to another port of NIC 1
  *     (open, with buffers), so a time-out of an earlier message leaves it
- *     queued: it starts again in the new epoch, or completes OK during the
- *     drain when an ACK of the old window covers it.
+ *     queued: it starts again in the new epoch, or completes OK when the
+ *     answer (or an ACK of the old window) covers it.
  *   - The client layer (-DPINGPONG): node 0 sends ping k and waits for its
  *     SENT and for pong k; node 1 waits for ping k, echoes pong k and waits
  *     for the SENT of the echo.  RECV and SENT events go through one event
@@ -89,8 +94,7 @@
  *                 and a delivery skips only messages that failed (EPORTCLOSED).
  *   release_safe  a message completes OK only after its receiver accepted it,
  *                 and a message that failed is never delivered (one that
- *                 timed out: never after it timed out; before, it may have
- *                 been, when every acknowledgement of it was lost).
+ *                 timed out: never, the SYNC's answer says exactly).
  *   no_stale      the messages the sender posted in one epoch all reach the same
  *                 incarnation of the port: after a reopen, nothing posted before
  *                 the sender learnt of the close reaches the new process once
@@ -117,13 +121,14 @@
  *   behaviour is the broken variant -DBROKEN_SECOND_REJECT.
  *
  *   -DTIMEOUT -DOTHERPORT (docs/models.md, 2026-11-28): message M, taken
- *   from its last copy of the old epoch during the drain, was sent again in
- *   the new epoch at once and delivered twice (in_order): the firmware
- *   started the new epoch at the time-out.  Fixed (the new epoch waits for
- *   the drain); the old behaviour is -DBROKEN_NO_DRAIN_HOLD.  Still open:
- *   when the ACK of the old window that covers M is lost, the drain ends
- *   without it and M is sent again and delivered twice (in_order fails
- *   with MAXLOSS=1; EXPECTED records it, MAXLOSS=0 passes).
+ *   from its last copy of the old epoch after the time-out, was sent again
+ *   in the new epoch and delivered twice (in_order): the firmware of then
+ *   waited a drain of 4 periods for late ACKs and started the new epoch at
+ *   once; holding it through the drain still lost when the ACK that covers
+ *   M was lost.  Fixed by asking (the SYNC handshake, which also makes a
+ *   timed-out message never delivered: release_safe checks it); the drain
+ *   is -DBROKEN_NO_SYNC_ANSWER, the new epoch before the answer
+ *   -DBROKEN_NO_SYNC_HOLD.
  *
  * Broken variants (each must be caught)
  *   -DBROKEN_NO_DUP_ACK         a duplicate is dropped without an ACK: when the
@@ -144,13 +149,14 @@
  *                               epoch: a copy of the timed-out message still
  *                               on the link is taken for the number's new
  *                               packet: release_safe fails.
- *   -DBROKEN_NO_DRAIN           (with TIMEOUT) the events at once: a copy of
- *                               a failed message still on the link is taken
- *                               after its event: release_safe fails.
- *   -DBROKEN_NO_DRAIN_HOLD      (with TIMEOUT, OTHERPORT) the new epoch at
- *                               the time-out: message M is delivered from its
- *                               old copy and again from the new epoch:
- *                               in_order fails.
+ *   -DBROKEN_NO_SYNC_ANSWER     (with TIMEOUT) the events at once, nothing
+ *                               asked: a copy of a failed message still on
+ *                               the link is taken after its event:
+ *                               release_safe fails.
+ *   -DBROKEN_NO_SYNC_HOLD       (with TIMEOUT, OTHERPORT) the new epoch
+ *                               before the answer: message M is delivered
+ *                               from its old copy and again from the new
+ *                               epoch: in_order fails.
  *   -DBROKEN_CLIENT_DROPS_EARLY_RECV
  *                               (with PINGPONG) the echoing client discards
  *                               the events it gets while it waits for the SENT
@@ -221,6 +227,8 @@
 #define ACK 3
 #define NAK 4
 #define REJ 5
+#define SYN 6   /* TIMEOUT: start the new epoch at seq; what arrived of the old one? */
+#define SYA 7   /* its answer: seq the last number taken in the epoch before */
 /* event kinds */
 #define EV_RECV 1
 #define EV_SENT 2
@@ -234,8 +242,15 @@ chan lk[2] = [CAP] of { byte, byte, byte, byte, byte };
 chan lk[2] = [CAP] of { byte, byte, byte, byte };
 #define EF(x)
 #endif
-/* cq[i]: control packets NIC i owes its peer: type, seq (an ACK's is read when sent) */
+/* cq[i]: control packets NIC i owes its peer: type, seq (an ACK's is read when sent)
+ * (and with TIMEOUT: a SYNC's epoch * 8, a SYNC_ACK's epoch * 8 + the epoch before) */
+#ifdef TIMEOUT
+chan cq[2] = [CQ] of { byte, byte, byte };
+#define CF(x) , x
+#else
 chan cq[2] = [CQ] of { byte, byte };
+#define CF(x)
+#endif
 bool cqack[2];      /* the last entry of cq[i] is an ACK (merging) */
 
 /* send side of direction d (at NIC d) */
@@ -262,9 +277,12 @@ byte nto;           /* time-outs so far */
 byte pf, pl;        /* messages pf..pl of direction 0 timed out, events to come */
 byte obase, ocnt;   /* the window that timed out */
 byte lseq[MX];      /* the number of a failed message's packet in it (0: none) */
-byte dat0;          /* ghost: data packets of direction 0 on lk[0] */
-byte oldin;         /* ghost: those of them sent before the time-out */
-bool hold;          /* timed out: nothing is built until the drain is over (tx.c's draining) */
+bool hold;          /* timed out: nothing is built until the SYNC's answer (tx.c's holding) */
+bool probing;       /* timed out: the SYNC's answer is awaited (tx.c's probing) */
+byte oep;           /* the epoch that timed out */
+byte ssync;         /* the SYNC's number: where the new epoch starts */
+byte rprev, rlast;  /* direction 0's receiver: the epoch before its last switch and the
+                       last number it took in it (rx.c's prev_epoch, prev_last) */
 /* a data packet of another epoch than the receiver's, and not the SYNC of a
  * newer one: dropped */
 #define OTHEREP(p) (e / 2 != rep[p] && !(e % 2 == 1 && e / 2 > rep[p]))
@@ -282,7 +300,7 @@ bool cdone[2];      /* the clients finished */
 /* ghost state */
 byte dl[2 * MX];    /* dl[d*MX+k-1]: message k of direction d delivered */
 byte cp[2 * MX];    /* its completion: 0 none, 1 OK, 2 EPORTCLOSED, 3 timed out,
-                       4 timed out, its event waiting for the drain */
+                       4 timed out, its event waiting for the SYNC's answer */
 byte mep[2 * MX];   /* the sender's epoch when it was posted */
 byte ep[2];         /* the sender's epoch now */
 byte bound[EPMAX];  /* direction 0: incarnation that got a message of that epoch */
@@ -312,11 +330,21 @@ inline ctrl(i, t, s) {
     :: t == ACK && cqack[i] -> skip                  /* merged into the last one */
     :: else ->
         if
-        :: nfull(cq[i]) -> cq[i]!t, s; cqack[i] = (t == ACK)
+        :: nfull(cq[i]) -> cq[i]!t, s CF(0); cqack[i] = (t == ACK)
         :: full(cq[i]) -> skip                       /* dropped: the timer recovers */
         fi
     fi
 }
+
+#ifdef TIMEOUT
+/* A SYNC or its answer at NIC i (ctrl_queue_ext): never merged. */
+inline ctrlx(i, t, s, x) {
+    if
+    :: nfull(cq[i]) -> cq[i]!t, s, x; cqack[i] = 0
+    :: full(cq[i]) -> skip                           /* dropped: the timer sends the SYNC again */
+    fi
+}
+#endif
 
 /* Ghost bookkeeping of a delivery of message k of direction d. */
 inline deliver(d, k) {
@@ -363,10 +391,15 @@ inline complete(d, k, st) {
 }
 
 #ifdef TIMEOUT
-/* A timed-out message of direction 0 completes (its event after the drain,
- * or OK by an ACK of the old window): complete() without moving qh. */
+/* A timed-out message of direction 0 completes (OK by an ACK of the old
+ * window or the SYNC's answer, timed out otherwise): complete() without
+ * moving qh. */
 inline settle(k, st) {
     if :: st == 1 && !dl[MSG(0, k)] -> unsafe = 1 :: else -> skip fi;
+    /* the SYNC's answer is exact: a message reported timed out was never
+     * delivered, not even before (the drain that came before the handshake
+     * could not tell when every acknowledgement was lost) */
+    if :: st == 3 && dl[MSG(0, k)] -> unsafe = 1 :: else -> skip fi;
     cp[MSG(0, k)] = st;
     TR(printf("INFO settle msg %d status %d\n", k, st));
     ndone[0]++
@@ -402,7 +435,7 @@ inline txack(d, a) {
     :: else ->
         TR(printf("PP ACK %d %d 0\n", d, a));
 #ifdef TIMEOUT
-        /* an ACK of the window that timed out, during the drain */
+        /* an ACK of the window that timed out, while the SYNC is asked */
         do
         :: d == 0 && pf > 0 && pf <= pl && lseq[pf - 1] != 0 && a >= lseq[pf - 1] &&
            a < obase + ocnt -> settle(pf, 1); pf++
@@ -472,6 +505,54 @@ inline txreject(d, s) {
     n = 0
 }
 
+#ifdef TIMEOUT
+/* The answer to the SYNC (tx_sync_ack): the receiver took epoch e / 2, and
+ * in the epoch before (a) everything up to s.  If that is the epoch that
+ * timed out, the messages of its window up to s arrived: OK, and the held
+ * message M is not sent again; the rest timed out.  Then the new epoch. */
+inline txsya(d, s, a, e) {
+    if
+    :: d == 0 && probing && e / 2 == tep[0] ->
+        TR(printf("INFO sync answer: epoch %d, before %d up to %d\n", e / 2, a, s));
+        if
+        :: a == oep ->
+            do
+            :: pf > 0 && pf <= pl && lseq[pf - 1] != 0 && s >= lseq[pf - 1] -> settle(pf, 1); pf++
+#ifdef OTHERPORT
+            :: hold && (pf == 0 || pf > pl) && qh[0] == M && cur[0] == M &&
+               lseq[M - 1] != 0 && s >= lseq[M - 1] ->
+                complete(0, M, 1); cur[0] = M + 1      /* arrived: not sent again */
+#endif
+            :: else -> break
+            od
+        :: else -> skip
+        fi;
+        do
+        :: pf > 0 && pf <= pl -> settle(pf, 3); pf++
+        :: else -> break
+        od;
+        probing = 0; hold = 0
+    :: else -> skip                                  /* stale */
+    fi
+}
+
+/* A SYNC at the receiver of direction p (rx_sync): a newer epoch starts at
+ * s; the answer says what it took of the one before (again for a repeat). */
+inline rxsyn(i, p, s, e) {
+    if
+    :: e / 2 > rep[p] ->
+        rprev = rep[p]; rlast = rexp[p] - 1;
+        TR(printf("INFO sync: epoch %d from seq %d (SYNC packet)\n", e / 2, s));
+        rep[p] = e / 2; rexp[p] = s; nsent[p] = 0
+    :: else -> skip
+    fi;
+    if
+    :: e / 2 == rep[p] -> ctrlx(i, SYA, rlast, rep[p] * 8 + rprev)
+    :: else -> skip
+    fi
+}
+#endif
+
 /* The receive handler of NIC i: a packet from its peer p. */
 proctype Rx(byte i)
 {
@@ -483,12 +564,6 @@ end:
     do
     :: atomic {
         lk[p]?t, s, a, k EF(e);
-#ifdef TIMEOUT
-        if
-        :: p == 0 && (t == DAT || t == FEN) -> dat0--; if :: oldin > 0 -> oldin-- :: else -> skip fi
-        :: else -> skip
-        fi;
-#endif
         if
         :: loss[p] < MAXLOSS -> loss[p]++;           /* lost on the link */
             TR(printf("INFO lost %d->%d type %d seq %d ack %d msg %d\n", p, i, t, s, a, k))
@@ -504,6 +579,7 @@ end:
                 if
                 :: e / 2 != rep[p] ->                /* the SYNC of a newer epoch */
                     TR(printf("INFO sync: epoch %d from seq %d\n", e / 2, s));
+                    rprev = rep[p]; rlast = rexp[p] - 1;
                     rep[p] = e / 2; rexp[p] = s; nsent[p] = 0
                 :: else -> skip
                 fi;
@@ -558,6 +634,10 @@ end:
             :: t == ACK -> txack(i, s)
             :: t == NAK -> txnack(i, s)
             :: t == REJ -> txreject(i, s)
+#ifdef TIMEOUT
+            :: t == SYN -> rxsyn(i, p, s, e)
+            :: t == SYA -> txsya(i, s, a, e)
+#endif
             fi
         fi;
         t = 0; s = 0; a = 0; k = 0
@@ -573,23 +653,28 @@ end:
 proctype Tx(byte i)
 {
     byte t, s, k;
+#ifdef TIMEOUT
+    byte x;
+#endif
 end:
     do
     :: atomic {
         len(cq[i]) > 0 && len(lk[i]) < CAP ->
-        cq[i]?t, s;
+        cq[i]?t, s CF(x);
         if :: len(cq[i]) == 0 -> cqack[i] = 0 :: else -> skip fi;
         if :: t == ACK -> s = rexp[1 - i] - 1 :: else -> skip fi;   /* read now */
-        lk[i]!t, s, 0, 0 EF(0);
+#ifdef TIMEOUT
+        lk[i]!t, s, x % 8, 0, (x / 8) * 2;           /* SYNC, SYNC_ACK: epoch; the one before */
+        x = 0;
+#else
+        lk[i]!t, s, 0, 0;
+#endif
         t = 0; s = 0
     }
     :: atomic {
         len(cq[i]) == 0 && len(lk[i]) < CAP && snext[i] < base[i] + cnt[i] ->
         k = sm[i * W + snext[i] % W];
         lk[i]!(k == 0 -> FEN : DAT), snext[i], rexp[1 - i] - 1, k EF(se[i * W + snext[i] % W]);
-#ifdef TIMEOUT
-        if :: i == 0 -> dat0++ :: else -> skip fi;
-#endif
         snext[i]++;
         k = 0
     }
@@ -608,9 +693,6 @@ end:
         se[i * W + s % W] = tep[i] * 2 + syncp[i]; syncp[i] = 0;
 #endif
         lk[i]!(k == 0 -> FEN : DAT), s, rexp[1 - i] - 1, k EF(se[i * W + s % W]);
-#ifdef TIMEOUT
-        if :: i == 0 -> dat0++ :: else -> skip fi;
-#endif
         snext[i]++;
         s = 0; k = 0
     }
@@ -633,21 +715,19 @@ end:
         TR(printf("PP TIMEOUT %d %d %d\n", i, base[i], cnt[i]));
         snext[i] = base[i]
     }
+#ifdef TIMEOUT
+    :: atomic {                                      /* the SYNC again: it or its answer was lost */
+        i == 0 && probing && len(cq[0]) == 0 && len(cq[1]) == 0 &&
+        len(lk[0]) == 0 && len(lk[1]) == 0 ->
+        ctrlx(0, SYN, ssync, tep[0] * 8)
+    }
+#endif
     od
 }
 
 #ifdef TIMEOUT
 /* The send time-out of direction 0 (tx.c's tx_time_out), at any moment a
  * packet is outstanding, at most MAXTO times. */
-#ifdef BROKEN_NO_DRAIN
-#define DRAINED true
-#else
-/* no data packet of the old window left on the link, nor an answer to one
- * (the firmware's drain of 4 periods covers a packet's life and its ACK's
- * way back: with only the data gone, an ACK of a message held for the new
- * epoch could come after the drain, and the message went twice) */
-#define DRAINED (oldin == 0 && len(cq[1]) == 0 && len(lk[1]) == 0)
-#endif
 proctype SendTimeout()
 {
     byte j, k;
@@ -681,7 +761,7 @@ end:
         :: else ->                                   /* a FENCE: dropped */
             cur[0] = qh[0]
         fi;
-        obase = base[0]; ocnt = cnt[0];
+        obase = base[0]; ocnt = cnt[0]; oep = tep[0];
         j = 0;
         do :: j < W -> sm[j] = 0; se[j] = 0; j++ :: else -> break od;
 #ifndef BROKEN_TIMEOUT_REUSE
@@ -689,19 +769,19 @@ end:
         tep[0]++; syncp[0] = 1;
 #endif
         cnt[0] = 0; snext[0] = base[0];
-        oldin = dat0;                                /* all on the link are old now */
-#ifndef BROKEN_NO_DRAIN_HOLD
-        hold = 1;
-#endif
-        j = 0; k = 0
-    }
-    :: atomic {
-        ((pf > 0 && pf <= pl) || hold) && DRAINED -> /* the drain is over: the events */
-        do
+#ifdef BROKEN_NO_SYNC_ANSWER
+        do                                           /* the events at once, nothing asked */
         :: pf > 0 && pf <= pl -> settle(pf, 3); pf++
         :: else -> break
         od;
-        hold = 0                                     /* and the new epoch */
+#else
+#ifndef BROKEN_NO_SYNC_HOLD
+        hold = 1;
+#endif
+        probing = 1; ssync = base[0];
+        ctrlx(0, SYN, ssync, tep[0] * 8);            /* behind the old window's packets */
+#endif
+        j = 0; k = 0
     }
     od
 }

@@ -19,7 +19,7 @@
  *                   node 1 gives port 1 its buffers at AT + T + GIVE (GIVE
  *                   may be negative): around the time-out, so that the
  *                   last copy of a message may find a buffer just before
- *                   or after it (the drain, docs/firmware.md).
+ *                   or after it (the SYNC handshake, docs/firmware.md).
  *   dead KIND T DOWN UP
  *                   node 0 sends 3 messages to node 1 before DOWN (us of
  *                   virtual time since boot), 3 between DOWN and UP, 3 after
