@@ -45,12 +45,12 @@ struct txconn {
     uint32_t sync;                      /* NC_DF_SYNC until the epoch's first packet is built */
     uint32_t stall_at;                  /* RTC when the window last moved (watched) */
     uint16_t watched;                   /* stall_at is valid: the window was busy at the last tick */
-    uint16_t failed;                    /* timed-out tokens whose events wait for fail_at */
+    uint16_t failed;                    /* timed-out tokens whose events wait for the SYNC's answer */
     uint8_t backoff;                    /* resends since the window last moved (capped) */
     uint8_t wait;                       /* stalled ticks still to let pass before the next */
     uint8_t holding;                    /* timed out: nothing is built until the SYNC's answer */
     uint8_t probing;                    /* timed out: a SYNC asks what arrived (until fail_at) */
-    uint32_t fail_at;
+    uint32_t fail_at;                   /* RTC after which a SYNC unanswered gives up */
     uint32_t old_epoch;                 /* the epoch that timed out last */
     uint32_t sync_seq;                  /* where the new epoch starts (the SYNC's number) */
     uint32_t old_base, old_count;       /* the window that timed out last */
