@@ -6,8 +6,10 @@
  * receives are posted together and the next round starts when they have
  * all completed. Schedules advance inside every progress call (Test,
  * Wait, any other MPI call), so the program computes while they run.
- * The algorithms are the blocking ones' (mpi_coll*.c). Each call takes
- * its own tag on the collective context, so several may be outstanding.
+ * The algorithms are the blocking ones' (mpi_coll*.c) but for
+ * Iallgather(v), which takes MPICH's later recursive doubling / ring
+ * (below). Each call takes its own tag on the collective context, so
+ * several may be outstanding.
  * Ibcast goes on NIC multicast as MPI_Bcast does (MPI_NC_BCAST=nic,
  * mpi_bcast_nic.c), its group's first use agreed by a dissemination MIN
  * in the schedule itself, so the call never waits for another rank.
@@ -272,9 +274,8 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
     return launch(s, req);
 }
 
-/* Binomial broadcast of n parts as two rounds: from the parent, to the children. */
-static void bcast_rounds(struct mpi_nbc *s, int root, int parts, void *const *bufs,
-                         const size_t *counts, MPI_Datatype t)
+/* Binomial broadcast as two rounds: from the parent, to the children. */
+static void bcast_rounds(struct mpi_nbc *s, int root, void *buf, size_t count, MPI_Datatype t)
 {
     int n = s->comm->size, vr = (s->comm->rank - root + n) % n, mask;
 
@@ -283,14 +284,12 @@ static void bcast_rounds(struct mpi_nbc *s, int root, int parts, void *const *bu
             break;
     if (mask < n) {
         next_round(s);
-        for (int p = 0; p < parts; p++)
-            xfer(s, false, bufs[p], counts[p], t, (vr - mask + root) % n);
+        xfer(s, false, buf, count, t, (vr - mask + root) % n);
     }
     next_round(s);
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (vr + mask < n)
-            for (int p = 0; p < parts; p++)
-                xfer(s, true, bufs[p], counts[p], t, (vr + mask + root) % n);
+            xfer(s, true, buf, count, t, (vr + mask + root) % n);
 }
 
 /* The NIC broadcast's round: the root's multicasts, or a member's share. */
@@ -311,7 +310,7 @@ static void ibcast_go_on(struct mpi_nbc *s)
     if (mpi_bcast_nic_state(s->comm, s->ib.root, s->ib.count * s->ib.t->size, &group) == 1)
         ibcast_nic_round(s, group);
     else
-        bcast_rounds(s, s->ib.root, 1, &s->ib.buf, &s->ib.count, s->ib.t);
+        bcast_rounds(s, s->ib.root, s->ib.buf, s->ib.count, s->ib.t);
 }
 
 /* The agreement's last round is done: every rank has the MIN of the
@@ -379,7 +378,7 @@ int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MP
     } else if (nic == 1) {
         ibcast_nic_round(s, group);
     } else if (comm->size > 1) {
-        bcast_rounds(s, root, 1, &buf, &c, t);
+        bcast_rounds(s, root, buf, c, t);
     }
     return launch(s, req);
 }
@@ -476,37 +475,76 @@ int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI
                      "MPI_Iscatterv");
 }
 
-/* Allgather(v): a gather to rank 0, then every part broadcast from it. */
+/* Allgather(v) as MPICH's allgather does it: recursive doubling when the
+ * size is a power of two (log2 n rounds: in round k a rank swaps the 2^k
+ * parts its half holds with rank ^ 2^k), a ring otherwise (n - 1 rounds:
+ * in round k a rank passes part rank - k to its right neighbour and takes
+ * part rank - k - 1 from its left). Every part is a message of its own
+ * (an Allgatherv's parts need not be adjacent), sent and received in part
+ * order, so the non-overtaking rule pairs them. In the first round a rank
+ * sends its own part from the send buffer, and to itself too (a copy
+ * between the two datatypes), so that later rounds find it in the receive
+ * buffer. (This was a gather to rank 0 and n binomial broadcasts from it:
+ * on 16 ranks rank 0 sent 64 messages in one round.) */
+struct allgather_parts {
+    const void *sbuf;           /* MPI_IN_PLACE or this rank's part */
+    size_t scount;
+    MPI_Datatype st, rt;
+    void *rbuf;
+    const int *rcounts, *displs;        /* NULL: every part rcount_all */
+    int rcount_all;
+};
+
+#ifdef MPI_BROKEN_ALLGATHER_SHORT      /* negative control: the last round left out */
+#define ALLGATHER_ROUNDS_SHORT 1
+#else
+#define ALLGATHER_ROUNDS_SHORT 0
+#endif
+
+static void part_xfer(struct mpi_nbc *s, const struct allgather_parts *p, bool send, int i,
+                      int peer, bool first)
+{
+    if (send && first && i == s->comm->rank && p->sbuf != MPI_IN_PLACE)
+        xfer(s, true, p->sbuf, p->scount, p->st, peer);
+    else
+        xfer(s, send, AT(p->rbuf, p->displs ? p->displs[i] : i * p->rcount_all, p->rt),
+             (size_t)(p->rcounts ? p->rcounts[i] : p->rcount_all), p->rt, peer);
+}
+
 static int iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                        const int *rcounts, const int *displs, int rcount_all, MPI_Datatype rt,
                        MPI_Comm comm, MPI_Request *req, const char *fn)
 {
-    int rc, n;
+    int rc;
 
     if ((rc = coll_check(comm, fn)))
         return rc;
-    n = comm->size;
-    if (sbuf == MPI_IN_PLACE && comm->rank != 0) {
-        sbuf = AT(rbuf, displs ? displs[comm->rank] : comm->rank * rcount_all, rt);
-        scount = rcounts ? rcounts[comm->rank] : rcount_all;
-        st = rt;
-    }
+    const struct allgather_parts p = { sbuf, (size_t)scount, st, rt, rbuf, rcounts, displs,
+                                       rcount_all };
+    int n = comm->size, me = comm->rank;
     struct mpi_nbc *s = nbc_new(comm);
-    if (n > 1) {
-        void **bufs = malloc(sizeof *bufs * (size_t)n);
-        size_t *counts = malloc(sizeof *counts * (size_t)n);
-        gather_round(s, sbuf, (size_t)scount, st, rbuf, rcounts, displs, rcount_all, rt, 0);
-        for (int i = 0; i < n; i++) {
-            bufs[i] = AT(rbuf, displs ? displs[i] : i * rcount_all, rt);
-            counts[i] = (size_t)(rcounts ? rcounts[i] : rcount_all);
-        }
-        bcast_rounds(s, 0, n, bufs, counts, rt);
-        free(bufs);
-        free(counts);
-    } else if (sbuf != MPI_IN_PLACE) {
+    if (sbuf != MPI_IN_PLACE) {
         next_round(s);
-        xfer(s, false, rbuf, (size_t)(rcounts ? rcounts[0] : rcount_all), rt, 0);
-        xfer(s, true, sbuf, (size_t)scount, st, 0);
+        part_xfer(s, &p, false, me, me, true);
+        part_xfer(s, &p, true, me, me, true);
+    }
+    if ((n & (n - 1)) == 0) {
+        for (int half = 1; half < n >> ALLGATHER_ROUNDS_SHORT; half <<= 1) {
+            int peer = me ^ half, mine = me & ~(half - 1), theirs = peer & ~(half - 1);
+            if (half > 1 || sbuf == MPI_IN_PLACE)
+                next_round(s);
+            for (int i = theirs; i < theirs + half; i++)
+                part_xfer(s, &p, false, i, peer, half == 1);
+            for (int i = mine; i < mine + half; i++)
+                part_xfer(s, &p, true, i, peer, half == 1);
+        }
+    } else {
+        for (int k = 0; k < n - 1 - ALLGATHER_ROUNDS_SHORT; k++) {
+            if (k > 0 || sbuf == MPI_IN_PLACE)
+                next_round(s);
+            part_xfer(s, &p, false, (me - k - 1 + n) % n, (me - 1 + n) % n, k == 0);
+            part_xfer(s, &p, true, (me - k + n) % n, (me + 1) % n, k == 0);
+        }
     }
     return launch(s, req);
 }
@@ -690,7 +728,7 @@ int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_
         local(s, NULL, acc, rbuf, c, t);
     }
     if (comm->size > 1)
-        bcast_rounds(s, 0, 1, &rbuf, &c, t);
+        bcast_rounds(s, 0, rbuf, c, t);
     return launch(s, req);
 }
 

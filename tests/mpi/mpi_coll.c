@@ -12,6 +12,8 @@
  *   scan       Scan, Exscan, Reduce_scatter(_block), Reduce_local
  *   biggather  Gather and Alltoall of 16 KB blocks: long messages from
  *              many ranks to one at once (an incast)
+ *   iallgatherv  Iallgatherv of unequal, empty and rendezvous-sized parts
+ *              at scattered places, across two datatypes, and in place
  *   ibcast     Ibcast from every root, all outstanding at once and the
  *              program computing meanwhile, of 0 .. 70,000 ints (beyond one
  *              NIC multicast) and a vector type; then each again alone
@@ -511,10 +513,62 @@ static void ibcast(void)
     free(v);
 }
 
+/* Iallgatherv as the standard defines it: part i (rcounts[i] elements
+ * at displs[i]) is rank i's send buffer, on every rank. Parts of
+ * unequal length, some empty, one beyond the eager limit (rendezvous
+ * among eager parts from the same peer), placed in reverse rank order
+ * with gaps that must stay untouched; received as pairs of ints while
+ * sent as ints (the own part crosses the two types); then in place. */
+static void iallgatherv(void)
+{
+    MPI_Datatype pair;
+    int *rcounts = malloc(sizeof(int) * (size_t)np), *displs = malloc(sizeof(int) * (size_t)np);
+    int total = 0, bad = 0;
+
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    for (int i = np - 1; i >= 0; i--) {
+        rcounts[i] = i == 1 ? 3000 : (i * 7) % 5;       /* pairs; 24 KB from rank 1 */
+        displs[i] = total + 1;                          /* a gap of one pair before */
+        total += rcounts[i] + 1;
+    }
+    int *all = malloc(sizeof(int) * 2 * (size_t)total), *mine = malloc(sizeof(int) * 6000);
+    for (int k = 0; k < 2 * rcounts[me]; k++)
+        mine[k] = me * 100000 + k;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < 2 * total; k++)
+            all[k] = -7;
+        if (pass == 1)          /* in place: my part already where it belongs */
+            for (int k = 0; k < 2 * rcounts[me]; k++)
+                all[2 * displs[me] + k] = mine[k];
+        MPI_Request r;
+        MPI_Iallgatherv(pass ? MPI_IN_PLACE : mine, 2 * rcounts[me], MPI_INT, all, rcounts,
+                        displs, pair, MPI_COMM_WORLD, &r);
+        int flag = 0;
+        while (!flag) {
+            spin_us(3);
+            MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        }
+        bad = 0;
+        for (int i = 0; i < np; i++) {
+            bad += all[2 * (displs[i] - 1)] != -7 || all[2 * (displs[i] - 1) + 1] != -7;
+            for (int k = 0; k < 2 * rcounts[i]; k++)
+                bad += all[2 * displs[i] + k] != i * 100000 + k;
+        }
+        CHECK(!bad, "Iallgatherv%s: %d wrong", pass ? " MPI_IN_PLACE" : "", bad);
+    }
+    MPI_Type_free(&pair);
+    free(all);
+    free(mine);
+    free(rcounts);
+    free(displs);
+}
+
 static const struct scenario scenarios[] = {
     { "nonblocking", nonblocking }, { "barrier", barrier }, { "bcast", bcast }, { "reduce", reduce },
     { "allreduce", allreduce }, { "gather", gather }, { "scan", scan },
-    { "biggather", biggather }, { "ibcast", ibcast }, { NULL, NULL },
+    { "biggather", biggather }, { "ibcast", ibcast }, { "iallgatherv", iallgatherv },
+    { NULL, NULL },
 };
 
 int main(int argc, char **argv)
