@@ -23,4 +23,4 @@ $(BUILD)/bench/r5_kbinomial: host/bench/r5_kbinomial.c ref/tree/nc_kbin.c ref/tr
 
 # The reproductions table's tools on small fixture files (never the
 # benchmarks: too slow for make check).
-CHECK_SUITES += tests/bench/suite
+CHECK_SUITES += tests/bench/suite tests/bench/r2leaves

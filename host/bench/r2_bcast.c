@@ -34,6 +34,17 @@
  * whole tree (postal:7; "binomial" on the host path), so one CSV column
  * names the series and another its parameter. The leaves timed are those
  * of the tree the NIC has (nc_group_tree: members without children).
+ *
+ * Large clusters (host/bench/r2scale): timing every leaf of a 256-node
+ * tree costs hours, and the maximum comes from the few leaves the
+ * broadcast reaches last. Two settings find and time only those:
+ *   R2_PROBE=1   per size, after the warm-up, one broadcast nobody answers:
+ *                the root prints "r2probe ... size=S start_ns=T" and every
+ *                leaf "r2probe ... size=S leaf=L recv_ns=T" when its host
+ *                has the message (the hosts' virtual clocks are one time
+ *                base); nothing is timed
+ *   R2_LEAVES=S:L,L,...;S:L,...   time only these leaves for size S (every
+ *                size given needs its list; each L a leaf of the tree)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +60,7 @@
 
 static nc_member members[NC_BARRIER_MAX_MEMBERS];
 static unsigned me, nn;
+static int probing;                  /* R2_PROBE=1 */
 
 enum path { HOST_BINOMIAL, NIC_TREE };
 static nc_tree_spec tree;            /* NIC_TREE: the tree of the group */
@@ -148,9 +160,82 @@ static int member_once(nc_hmc *h, enum path path, size_t len, unsigned leaf, con
     return nc_hmc_release(h, ev.buf);
 }
 
+/* R2_PROBE: one broadcast of len bytes nobody answers; the root stamps its
+ * start, every leaf the moment its host has the message. */
+static int probe_once(nc_hmc *h, enum path path, const char *pname, const char *tname,
+                      const void *buf, size_t len, const unsigned *leaf, unsigned nl)
+{
+    nc_event ev;
+    uint64_t t;
+    int rc;
+
+    if (me == 0) {
+        t = nc_host_now_ns();
+        rc = path == HOST_BINOMIAL ? nc_hbcast(h, members, nn, 0, 0, buf, len, NULL)
+                                   : nc_hmc_mcast(h, GROUP, buf, len);
+        if (rc || (rc = nc_hmc_flush(h)))
+            return rc;
+        nc_host_printf("r2probe path=%s tree=%s nodes=%u size=%zu start_ns=%llu\n", pname, tname,
+                       nn, len, (unsigned long long)t);
+        return NC_OK;
+    }
+    rc = path == HOST_BINOMIAL ? nc_hbcast(h, members, nn, 0, me, NULL, 0, &ev)
+                               : nc_hmc_recv(h, members[0], &ev);
+    if (rc)
+        return rc;
+    t = nc_host_now_ns();
+    for (unsigned l = 0; l < nl; l++)
+        if (leaf[l] == me)
+            nc_host_printf("r2probe path=%s tree=%s nodes=%u size=%zu leaf=%u recv_ns=%llu\n",
+                           pname, tname, nn, len, me, (unsigned long long)t);
+    return nc_hmc_release(h, ev.buf);
+}
+
+/* R2_LEAVES: the leaves listed for size in spec ("S:L,L,...;S:L,..."),
+ * each one of the tree's (all[0 .. nall-1]), into leaf; 0, or -1 with a
+ * message. */
+static int listed_leaves(const char *spec, size_t size, const unsigned *all, unsigned nall,
+                         unsigned *leaf, unsigned *nl)
+{
+    for (const char *p = spec; *p; p += strcspn(p, ";"), p += *p == ';') {
+        char *end;
+        unsigned long s = strtoul(p, &end, 10);
+
+        if (end == p || *end != ':') {
+            nc_host_printf("FAIL r2: R2_LEAVES: '%.*s' is not SIZE:LEAF,LEAF,...\n",
+                           (int)strcspn(p, ";"), p);
+            return -1;
+        }
+        if (s != size)
+            continue;
+        *nl = 0;
+        for (p = end; *p == ':' || *p == ','; p = end) {
+            unsigned long l = strtoul(p + 1, &end, 10);
+            unsigned i = 0;
+
+            while (i < nall && all[i] != l)
+                i++;
+            if (end == p + 1 || i == nall || *nl == nall) {
+                nc_host_printf("FAIL r2: R2_LEAVES: size %zu: '%.*s' is not a leaf of the tree\n",
+                               size, (int)strcspn(p + 1, ",;"), p + 1);
+                return -1;
+            }
+            leaf[(*nl)++] = (unsigned)l;
+        }
+        if (*p && *p != ';') {
+            nc_host_printf("FAIL r2: R2_LEAVES: size %zu: junk '%s'\n", size, p);
+            return -1;
+        }
+        return 0;
+    }
+    nc_host_printf("FAIL r2: R2_LEAVES: no list for size %zu\n", size);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
-    unsigned nsizes = 0, leaf[NC_BARRIER_MAX_MEMBERS], nl;
+    unsigned nsizes = 0, leaf[NC_BARRIER_MAX_MEMBERS], nl, all[NC_BARRIER_MAX_MEMBERS], nall;
+    const char *listed = getenv("R2_LEAVES"), *pv = getenv("R2_PROBE");
     size_t size[MAX_SIZES], maxlen = 0;
     enum path path;
     nc_port *p;
@@ -211,8 +296,18 @@ int main(int argc, char **argv)
     }
     for (unsigned i = 0; i < nn; i++)
         members[i] = (nc_member){ (uint16_t)i, 0 };
-    if ((rc = tree_leaves(path, leaf, &nl)))
+    if ((rc = tree_leaves(path, all, &nall)))
         return fail("nc_group_tree", rc);
+    if (pv && strcmp(pv, "0") && strcmp(pv, "1")) {
+        nc_host_printf("FAIL r2: R2_PROBE='%s' is not 0 or 1\n", pv);
+        return 2;
+    }
+    probing = pv && !strcmp(pv, "1");
+    if (listed && !*listed)
+        listed = NULL;          /* set but empty: every leaf */
+    for (unsigned s = 0; listed && s < nsizes; s++)
+        if (listed_leaves(listed, size[s], all, nall, leaf, &nl))
+            return 2;
     if ((rc = nc_open(&p, 0)))
         return fail("nc_open", rc);
     if ((rc = nc_hmc_init(&h, p, RECV_BUFS, maxlen)))
@@ -232,6 +327,20 @@ int main(int argc, char **argv)
     for (unsigned s = 0; s < nsizes; s++) {
         double best = -1, bh1 = 0, bh2 = 0;
         unsigned bleaf = 0;
+
+        if (listed)
+            listed_leaves(listed, size[s], all, nall, leaf, &nl);     /* checked above */
+        else
+            memcpy(leaf, all, sizeof all), nl = nall;
+        if (probing) {
+            for (unsigned i = 0; i < warm; i++)
+                if ((rc = me == 0 ? root_once(&h, path, buf, size[s], leaf[0])
+                                  : member_once(&h, path, size[s], leaf[0], buf)))
+                    return fail("warm-up", rc);
+            if ((rc = probe_once(&h, path, pname, tname, buf, size[s], all, nall)))
+                return fail("probe", rc);
+            continue;
+        }
 
         for (unsigned l = 0; l < nl; l++) {
             /* the full warm-up before a size's first leaf; the nodes are
