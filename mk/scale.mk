@@ -32,7 +32,9 @@ check-scale: $(FW_DIR)/mcp_1024.img $(SCALE_T)/host_mcast_1024.so $(FW_DIR)/mcp.
 
 # R2 beyond the paper at 64 (R2S_NODES: up to 256) nodes on a fat tree:
 # NIC postal and binomial against the host's binomial (host/bench/r2scale,
-# docs/bench-r1r2.md "Beyond the paper"). Tens of minutes: not in `make bench`.
+# docs/bench-r1r2.md "Beyond the paper"; beyond 64 nodes only the R2S_TOP
+# leaves a probe reaches last are timed). Tens of minutes (256 nodes: ~30):
+# not in `make bench`.
 .PHONY: bench-r2scale
 bench-r2scale: $(R12_B)/r2_bcast.so $(FW_DIR)/mcp.img $(BIN)/lanai-run
 	@bash host/bench/r2scale $(BUILD)/bench
