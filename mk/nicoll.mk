@@ -25,7 +25,8 @@ NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include
 # Broken variants for the negative tests (never for real use).
 FW_BROKEN := no_retransmit no_send_timeout no_sync_answer no_sync_hold no_backoff no_dup_ack no_crc no_port_rule barrec_not_cleared no_reject_on_open coll_unordered \
              mc_early_release mc_no_retransmit mc_accept_any mc_forget_on_close \
-             mc_inner_no_retransmit mc_ack_on_accept mc_no_send_timeout mc_any_instance inline_short
+             mc_inner_no_retransmit mc_ack_on_accept mc_no_send_timeout mc_any_instance mc_no_owner_check \
+             inline_short
 
 # mcp_1m.img: the same firmware linked for 1 MB of SRAM (P-GM1 profiles'
 # LANai 4.x boards; the 2 MB link puts the stack inside their shared block)

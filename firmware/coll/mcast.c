@@ -172,6 +172,14 @@ static uint8_t ack_mem[MC_ACKBUFS][8u + NC_PKT_HDR] __attribute__((aligned(8)));
 
 static struct nc_pkt *mc_hdr(struct mcp_xpkt *x) { return (struct nc_pkt *)x->hdr; }
 
+/* Whether g belongs to a port other than pi: then pi may neither send on,
+ * set nor destroy it (NC_ST_EPERM). */
+#ifdef NC_BROKEN_MC_NO_OWNER_CHECK     /* negative control: any port may use any group */
+#define MC_OTHERS(g, pi) ((void)(g), (void)(pi), false)
+#else
+#define MC_OTHERS(g, pi) ((g)->port != (pi))
+#endif
+
 static void mc_refuse(uint32_t pi, uint32_t status)
 {
     port_event(pi, port_gen(pi), NC_EV_ERROR, status, NC_CMD_MCAST, 0, 0, 0);
@@ -524,8 +532,8 @@ static void mc_send(uint32_t pi, const uint32_t *a, bool inl)
     uint32_t lo = inl ? 0 : a[4], st = NC_ST_OK;
 
     if (!g || g->role != G_ROOT)
-        st = g && g->port != pi ? NC_ST_EPERM : NC_ST_EINVAL;
-    else if (g->port != pi)
+        st = g && MC_OTHERS(g, pi) ? NC_ST_EPERM : NC_ST_EINVAL;
+    else if (MC_OTHERS(g, pi))
         st = NC_ST_EPERM;
     else if (len > (inl ? NC_ABI_INLINE_MAX : NC_ABI_MAX_MSG) ||
              (inl && cookie >= NC_ABI_SEND_TOKENS))
@@ -854,7 +862,7 @@ static void mc_set(uint32_t pi, const uint32_t *a)
         parent == NC_MC_MEMBER(my_node, pi) ||
         (parent != NC_MC_ROOT && ((parent >> 8) >= n_nodes || (parent & 0xFF) >= NC_ABI_PORTS)))
         return mc_refuse(pi, NC_ST_EINVAL);
-    if (g && g->port != pi)
+    if (g && MC_OTHERS(g, pi))
         return mc_refuse(pi, NC_ST_EPERM);
     if (g && (first == 0 ? g->busy || g->qn : g->parent != parent || g->nchildren != nch))
         return mc_refuse(pi, NC_ST_EBUSY);
@@ -923,7 +931,7 @@ static void mc_cmd(uint32_t pi, const uint32_t *a)
 
         if (!g)
             return mc_refuse(pi, NC_ST_EINVAL);
-        if (g->port != pi)
+        if (MC_OTHERS(g, pi))
             return mc_refuse(pi, NC_ST_EPERM);
         if (g->busy || g->qn)
             return mc_refuse(pi, NC_ST_EBUSY);
