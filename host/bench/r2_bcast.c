@@ -60,7 +60,6 @@
 
 static nc_member members[NC_BARRIER_MAX_MEMBERS];
 static unsigned me, nn;
-static int probing;                  /* R2_PROBE=1 */
 
 enum path { HOST_BINOMIAL, NIC_TREE };
 static nc_tree_spec tree;            /* NIC_TREE: the tree of the group */
@@ -302,7 +301,7 @@ int main(int argc, char **argv)
         nc_host_printf("FAIL r2: R2_PROBE='%s' is not 0 or 1\n", pv);
         return 2;
     }
-    probing = pv && !strcmp(pv, "1");
+    bool probing = pv && !strcmp(pv, "1");
     if (listed && !*listed)
         listed = NULL;          /* set but empty: every leaf */
     for (unsigned s = 0; listed && s < nsizes; s++)
@@ -328,10 +327,12 @@ int main(int argc, char **argv)
         double best = -1, bh1 = 0, bh2 = 0;
         unsigned bleaf = 0;
 
-        if (listed)
+        if (listed) {
             listed_leaves(listed, size[s], all, nall, leaf, &nl);     /* checked above */
-        else
-            memcpy(leaf, all, sizeof all), nl = nall;
+        } else {
+            memcpy(leaf, all, sizeof all);
+            nl = nall;
+        }
         if (probing) {
             for (unsigned i = 0; i < warm; i++)
                 if ((rc = me == 0 ? root_once(&h, path, buf, size[s], leaf[0])
