@@ -137,23 +137,34 @@ static int root_once(nc_hmc *h, enum path path, const void *buf, size_t len, uns
     return nc_hmc_flush(h);
 }
 
-/* Any other node: take the broadcast (forwarding it on the host path), reply
- * if it is the leaf being measured, give the buffer back. */
+/* Any other node: take the broadcast of len bytes into *ev (forwarding it
+ * on the host path). */
+static int member_take(nc_hmc *h, enum path path, size_t len, nc_event *ev)
+{
+    int rc;
+
+    if (path == HOST_BINOMIAL)
+        rc = nc_hbcast(h, members, nn, 0, me, NULL, 0, ev);
+    else
+        rc = nc_hmc_recv(h, members[0], ev);
+    if (rc)
+        return rc;
+    if (ev->len != len) {
+        nc_host_printf("FAIL r2 node %u: got %zu bytes, want %zu\n", me, ev->len, len);
+        return NC_EINVAL;
+    }
+    return NC_OK;
+}
+
+/* Any other node: take the broadcast, reply if it is the leaf being
+ * measured, give the buffer back. */
 static int member_once(nc_hmc *h, enum path path, size_t len, unsigned leaf, const void *ack)
 {
     nc_event ev;
     int rc;
 
-    if (path == HOST_BINOMIAL)
-        rc = nc_hbcast(h, members, nn, 0, me, NULL, 0, &ev);
-    else
-        rc = nc_hmc_recv(h, members[0], &ev);
-    if (rc)
+    if ((rc = member_take(h, path, len, &ev)))
         return rc;
-    if (ev.len != len) {
-        nc_host_printf("FAIL r2 node %u: got %zu bytes, want %zu\n", me, ev.len, len);
-        return NC_EINVAL;
-    }
     if (me == leaf && (rc = nc_hmc_send(h, members[0], ack, 0)))
         return rc;
     return nc_hmc_release(h, ev.buf);
@@ -178,9 +189,7 @@ static int probe_once(nc_hmc *h, enum path path, const char *pname, const char *
                        nn, len, (unsigned long long)t);
         return NC_OK;
     }
-    rc = path == HOST_BINOMIAL ? nc_hbcast(h, members, nn, 0, me, NULL, 0, &ev)
-                               : nc_hmc_recv(h, members[0], &ev);
-    if (rc)
+    if ((rc = member_take(h, path, len, &ev)))
         return rc;
     t = nc_host_now_ns();
     for (unsigned l = 0; l < nl; l++)
