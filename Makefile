@@ -30,8 +30,15 @@ COMMON_LIB    := $(BUILD)/lib/libnicoll-common.a
 
 ALL_TARGETS  :=
 CHECK_SUITES :=
+# What only the tests use (the mutants of tests/*/mutants/, built from
+# patched copies of the sources under $(BUILD)/mutants/): built by make
+# check and make mutants, never by make.
+CHECK_TARGETS :=
+MUT := $(BUILD)/mutants
+# A mutant's rule finds its patch with $$(wildcard tests/*/mutants/NAME.patch).
+.SECONDEXPANSION:
 
-.PHONY: all deps check clean emu firmware host run
+.PHONY: all deps check clean emu firmware host mutants run
 .DEFAULT_GOAL := all
 
 include $(sort $(wildcard mk/*.mk))
@@ -41,8 +48,10 @@ all: $(ALL_TARGETS)
 deps:
 	bash ci/deps
 
-check: all
+check: all $(CHECK_TARGETS)
 	@bash tests/run $(CHECK_SUITES)
+
+mutants: $(CHECK_TARGETS)
 
 # The emulator (mk/emu.mk builds it; this is the name users type).
 emu: emu-build

@@ -1,7 +1,7 @@
 # Issue 8: the NIC-based barrier (firmware/coll, libnicoll's nc_barrier_start)
-# end to end: tests/barrier/suite. docs/barrier.md. The firmware sources and
-# its broken variants (barrec_not_cleared, no_reject_on_open) are in
-# mk/nicoll.mk's FW_SRCS and FW_BROKEN.
+# end to end: tests/barrier/suite. docs/barrier.md. The firmware sources are
+# mk/nicoll.mk's FW_SRCS; the suite's mutants of them (tests/barrier/mutants/)
+# are built by mk/nicoll.mk's mutant rule.
 BAR_T := $(BUILD)/tests/barrier
 
 ALL_TARGETS += $(BAR_T)/host_barrier.so

@@ -11,5 +11,5 @@ CHECK_SUITES += tests/loss/suite
 $(LOSS_T)/host_nicoll_drop_early.so: tests/nicoll/host_nicoll.c tests/nicoll/pattern.h tests/lib/open_port.h \
                                       host/lib/nicoll.c host/lib/nicoll.h include/nicoll/hostif.h
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC -DNC_BROKEN_DROP_EARLY_RECV $(NCL_INC) $< \
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC -DHOST_NICOLL_DROP_EARLY_RECV $(NCL_INC) $< \
 	    $(NCL_LIB_SRCS) -o $@

@@ -6,23 +6,22 @@ MPI_SRCS := $(wildcard host/mpi/*.c)
 MPI_HDRS := $(wildcard host/mpi/*.h)
 MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -Ihost/mpi $(NCL_INC)
 MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
-# Deliberately broken libraries for the suite's negative controls (never
-# for real use): messages that overtake, communicators that mix, an Ssend
-# that does not wait for its receive, a barrier one round short, a reduction
-# that swaps its operands, non-blocking collectives complete when started,
-# a NIC broadcast member that takes only the first multicast, an
-# Iallgather(v) one round short, the C
-# library's rand/strtok shared by all ranks.
-MPI_BROKEN := overtaking ignore_context ssend_eager barrier_early reduce_order nbc_early \
-              bcast_first_segment ibcast_any_group allgather_short shared_libc
+# The library's mutants for the suite's negative controls
+# (tests/mpi/mutants/mpi_NAME.patch, each applied to a copy of host/mpi):
+# messages that overtake, communicators that mix, an Ssend that does not
+# wait for its receive, a barrier one round short, a reduction that swaps
+# its operands, non-blocking collectives complete when started, a NIC
+# broadcast member that takes only the first multicast, an Iallgather(v)
+# one round short, the C library's rand/strtok shared by all ranks.
+MPI_MUTANTS := $(patsubst mpi_%.patch,%,$(notdir $(sort $(wildcard tests/mpi/mutants/mpi_*.patch))))
+MPI_MUT := $(MUT)/mpi
 
 .PHONY: mpi
 mpi: $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun
 ALL_TARGETS += $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun \
-               $(foreach v,$(MPI_BROKEN),$(BUILD)/lib/libmpi-emu-$(v).a) \
-               $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so \
-               $(foreach v,$(MPI_BROKEN),$(MPI_T)/mpi_p2p-$(v).so $(MPI_T)/mpi_coll-$(v).so) \
-               $(MPI_T)/mpi_misc-shared_libc.so
+               $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so
+CHECK_TARGETS += $(foreach v,$(MPI_MUTANTS),$(MPI_MUT)/mpi_p2p-$(v).so $(MPI_MUT)/mpi_coll-$(v).so) \
+                 $(MPI_MUT)/mpi_misc-shared_libc.so
 CHECK_SUITES += tests/mpi/suite
 
 $(BIN)/lanai-mpicc: host/tools/lanai-mpicc
@@ -47,29 +46,27 @@ $(MPI_LIB): $(MPI_LIB_DEPS)
 	rm -f $@
 	ar rcs $@ $(foreach f,$(MPI_SRCS),$(BUILD)/lib/mpi-emu/$(basename $(notdir $(f))).o)
 
-$(BUILD)/lib/libmpi-emu-%.a: $(MPI_LIB_DEPS)
-	@mkdir -p $(BUILD)/lib/mpi-emu-$*
+$(MPI_MUT)/libmpi-emu-%.a: tests/mpi/mutants/mpi_%.patch $(MPI_LIB_DEPS) tests/lib/mutate
+	@mkdir -p $(MPI_MUT)/$*.obj
+	bash tests/lib/mutate $< $(MPI_MUT)/$*.src host/mpi
 	for f in $(MPI_SRCS); do \
-	    $(HOSTCC) $(MPI_CFLAGS) -DMPI_BROKEN_$(shell echo $* | tr a-z A-Z) -c $$f \
-	        -o $(BUILD)/lib/mpi-emu-$*/$$(basename $$f .c).o || exit 1; done
+	    $(HOSTCC) $(subst -Ihost/mpi,-I$(MPI_MUT)/$*.src/host/mpi,$(MPI_CFLAGS)) -c $(MPI_MUT)/$*.src/$$f \
+	        -o $(MPI_MUT)/$*.obj/$$(basename $$f .c).o || exit 1; done
 	rm -f $@
-	ar rcs $@ $(foreach f,$(MPI_SRCS),$(BUILD)/lib/mpi-emu-$*/$(basename $(notdir $(f))).o)
+	ar rcs $@ $(foreach f,$(MPI_SRCS),$(MPI_MUT)/$*.obj/$(basename $(notdir $(f))).o)
 
 # Test programs: ordinary MPI programs, built with lanai-mpicc as a user would.
 $(MPI_T)/%.so: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
 	@mkdir -p $(@D)
 	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
 
-# The same programs over a broken library (the suite's negative controls).
-$(MPI_T)/mpi_p2p-%.so: tests/mpi/mpi_p2p.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc
-	@mkdir -p $(@D)
-	LANAI_MPI_LIB=$(BUILD)/lib/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
-$(MPI_T)/mpi_misc-%.so: tests/mpi/mpi_misc.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc
-	@mkdir -p $(@D)
-	LANAI_MPI_LIB=$(BUILD)/lib/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
-$(MPI_T)/mpi_coll-%.so: tests/mpi/mpi_coll.c tests/mpi/mpitest.h $(BUILD)/lib/libmpi-emu-%.a $(BIN)/lanai-mpicc
-	@mkdir -p $(@D)
-	LANAI_MPI_LIB=$(BUILD)/lib/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+# The same programs over a mutant of the library (the suite's negative controls).
+$(MPI_MUT)/mpi_p2p-%.so: tests/mpi/mpi_p2p.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-emu-%.a $(BIN)/lanai-mpicc
+	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+$(MPI_MUT)/mpi_misc-%.so: tests/mpi/mpi_misc.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-emu-%.a $(BIN)/lanai-mpicc
+	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+$(MPI_MUT)/mpi_coll-%.so: tests/mpi/mpi_coll.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-emu-%.a $(BIN)/lanai-mpicc
+	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-emu-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
 
 # The OSU Micro-Benchmarks 5.3, unmodified, built out of tree from the
 # shared copy with lanai-mpicc (never copied into the project). make

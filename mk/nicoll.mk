@@ -22,18 +22,18 @@ NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c host/lib/nc_hmcast.c
 NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h host/lib/nc_vfio.h host/lib/nc_group.h $(CONTRACT_HDRS) \
                 ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
 NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include
-# Broken variants for the negative tests (never for real use).
-FW_BROKEN := no_retransmit no_send_timeout no_sync_answer no_sync_hold no_backoff no_dup_ack no_crc no_port_rule barrec_not_cleared no_reject_on_open coll_unordered \
-             mc_early_release mc_no_retransmit mc_accept_any mc_forget_on_close \
-             mc_inner_no_retransmit mc_ack_on_accept mc_no_send_timeout mc_any_instance mc_no_owner_check \
-             inline_short
+# The firmware's mutants (tests/*/mutants/mcp_NAME.patch): each is built
+# from a patched copy of firmware/, ref/ and include/ into
+# $(MUT)/firmware/mcp_NAME.img, for the suite beside it to show failing.
+FW_MUTANT_PATCHES := $(sort $(wildcard tests/*/mutants/mcp_*.patch))
+FW_MUTANTS := $(patsubst %.patch,%,$(notdir $(FW_MUTANT_PATCHES)))
+CHECK_TARGETS += $(foreach v,$(FW_MUTANTS),$(MUT)/firmware/$(v).img)
 
 # mcp_1m.img: the same firmware linked for 1 MB of SRAM (P-GM1 profiles'
 # LANai 4.x boards; the 2 MB link puts the stack inside their shared block)
 # mcp-lanai9.0.img: the same firmware for LANai 9.0/9.1 parts, linked with
 # lanai-ld's hazard pass (docs/lanai-isa.md, "Timing and hazards")
-FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(FW_DIR)/mcp_1m.img $(FW_DIR)/mcp-lanai9.0.img $(FW_DIR)/mcp_mcstore.img \
-                   $(foreach v,$(FW_BROKEN),$(FW_DIR)/mcp_$(v).img)
+FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(FW_DIR)/mcp_1m.img $(FW_DIR)/mcp-lanai9.0.img $(FW_DIR)/mcp_mcstore.img
 ALL_TARGETS += $(FIRMWARE_IMAGES) $(NCL_T)/host_nicoll.so $(NCL_T)/host_charge.so $(NCL_T)/host_bwait.so $(NCL_T)/test_nicoll \
                $(BUILD)/lib/libnicoll-emu.a
 CHECK_SUITES += tests/nicoll/suite tests/nicoll/unit
@@ -63,10 +63,12 @@ $(FW_DIR)/mcp_mcstore.img: $(FW_DEPS)
 	$(BIN)/lanai-cc $(FW_CFLAGS) -DNC_MC_STORE_FIRST $(FW_UNIT) -o $(FW_DIR)/mcp_mcstore.elf \
 	    $(FW_LDFLAGS),--image,$@
 
-$(FW_DIR)/mcp_%.img: $(FW_DEPS)
+# A mutant: the same flags, every -I pointing into the patched copy.
+$(MUT)/firmware/mcp_%.img: $$(wildcard tests/*/mutants/mcp_$$*.patch) $(FW_DEPS) tests/lib/mutate
 	@mkdir -p $(@D)
-	$(BIN)/lanai-cc $(FW_CFLAGS) -DNC_BROKEN_$(shell echo $* | tr a-z A-Z) $(FW_UNIT) \
-	    -o $(FW_DIR)/mcp_$*.elf $(FW_LDFLAGS),--image,$@
+	bash tests/lib/mutate $< $(MUT)/firmware/mcp_$*.src firmware ref include
+	$(BIN)/lanai-cc $(patsubst -I%,-I$(MUT)/firmware/mcp_$*.src/%,$(FW_CFLAGS)) $(MUT)/firmware/mcp_$*.src/$(FW_UNIT) \
+	    -o $(MUT)/firmware/mcp_$*.elf $(FW_LDFLAGS),--image,$@
 
 $(BUILD)/lib/libnicoll-emu.a: $(NCL_LIB_SRCS) $(NCL_LIB_HDRS)
 	@mkdir -p $(BUILD)/lib/nicoll-emu

@@ -28,13 +28,16 @@ $(REF_B)/test_proto: tests/unit/ref/test_proto.c $(REF_PROTO) $(REF_HDRS)
 	@mkdir -p $(@D)
 	$(HOSTCC) $(REF_CFLAGS) $< $(REF_PROTO) -lcmocka -o $@
 
-# The same tests on nc_mcgroup's broken variants (tests/unit/ref/suite
-# expects each to fail): accept out of order, release early, resend to all.
-REF_MG_BROKEN := accept_any early_release resend_all
-ALL_TARGETS   += $(foreach v,$(REF_MG_BROKEN),$(REF_B)/test_proto_mg_$(v))
-$(REF_B)/test_proto_mg_%: tests/unit/ref/test_proto.c $(REF_PROTO) $(REF_HDRS)
+# The same tests on nc_mcgroup's mutants (tests/unit/ref/mutants/, each a
+# patched copy of ref/; tests/unit/ref/suite expects each to fail):
+# accept out of order, release early, resend to all.
+REF_MUTANTS := $(patsubst %.patch,%,$(notdir $(sort $(wildcard tests/unit/ref/mutants/*.patch))))
+CHECK_TARGETS += $(foreach v,$(REF_MUTANTS),$(MUT)/ref/test_proto-$(v))
+$(MUT)/ref/test_proto-%: tests/unit/ref/mutants/%.patch tests/unit/ref/test_proto.c $(REF_PROTO) $(REF_HDRS) tests/lib/mutate
 	@mkdir -p $(@D)
-	$(HOSTCC) $(REF_CFLAGS) -DNC_BROKEN_MG_$(shell echo $* | tr a-z A-Z) $< $(REF_PROTO) -lcmocka -o $@
+	bash tests/lib/mutate $< $(MUT)/ref/$*.src ref
+	$(HOSTCC) $(patsubst -I%,-I$(MUT)/ref/$*.src/%,$(REF_CFLAGS)) tests/unit/ref/test_proto.c \
+	    $(addprefix $(MUT)/ref/$*.src/,$(REF_PROTO)) -lcmocka -o $@
 
 $(REF_B)/test_tree: tests/unit/ref/test_tree.c $(REF_TREE) $(REF_HDRS)
 	@mkdir -p $(@D)

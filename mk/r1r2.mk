@@ -5,8 +5,7 @@
 HMC_T := $(BUILD)/tests/hmcast
 R12_B := $(BUILD)/bench
 
-ALL_TARGETS += $(HMC_T)/host_hmcast.so $(HMC_T)/host_hmcast_no_wait.so \
-               $(HMC_T)/host_hmcast_last_child.so
+ALL_TARGETS += $(HMC_T)/host_hmcast.so
 CHECK_SUITES += tests/hmcast/suite
 
 HMC_DEPS := tests/lib/open_port.h tests/nicoll/pattern.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
@@ -15,11 +14,15 @@ $(HMC_T)/host_hmcast.so: tests/hmcast/host_hmcast.c $(HMC_DEPS)
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
 
-# Broken variants for the negative tests (never for real use).
-$(HMC_T)/host_hmcast_%.so: tests/hmcast/host_hmcast.c $(HMC_DEPS)
+# The same program over libnicoll's mutants of nc_hmcast.c
+# (tests/hmcast/mutants/nc_hmcast_NAME.patch, applied to a copy of host/lib).
+HMC_MUTANTS := $(patsubst nc_hmcast_%.patch,%,$(notdir $(wildcard tests/hmcast/mutants/nc_hmcast_*.patch)))
+CHECK_TARGETS += $(foreach v,$(HMC_MUTANTS),$(MUT)/hmcast/host_hmcast_$(v).so)
+$(MUT)/hmcast/host_hmcast_%.so: tests/hmcast/mutants/nc_hmcast_%.patch tests/hmcast/host_hmcast.c $(HMC_DEPS) tests/lib/mutate
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) \
-	    -DNC_HMC_BROKEN_$(shell echo $* | tr a-z A-Z) $< $(NCL_LIB_SRCS) -o $@
+	bash tests/lib/mutate $< $(MUT)/hmcast/$*.src host/lib
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) tests/hmcast/host_hmcast.c \
+	    $(patsubst host/lib/%,$(MUT)/hmcast/$*.src/host/lib/%,$(NCL_LIB_SRCS)) -o $@
 
 # The benchmarks' host programs: libnicoll compiled in, as for R7.
 ALL_TARGETS += $(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so

@@ -8,9 +8,7 @@ HB_HDRS := host/lib/nc_hbarrier.h
 
 # P-GM1-L43's NIC has 1 MB of SRAM: R7 loads $(FW_DIR)/mcp_1m.img there
 # (mk/nicoll.mk), mcp.img (2 MB) on P-GM1-L72.
-ALL_TARGETS += $(R7_B)/r7_barrier.so $(HB_T)/host_hbar.so \
-               $(HB_T)/host_hbar_no_record.so $(HB_T)/host_hbar_skip_last.so \
-               $(HB_T)/host_hbar_stale_context.so
+ALL_TARGETS += $(R7_B)/r7_barrier.so $(HB_T)/host_hbar.so
 CHECK_SUITES += tests/hbarrier/suite
 
 # Host programs: libnicoll compiled in, as mk/nicoll.mk does for tests/nicoll.
@@ -22,11 +20,16 @@ $(HB_T)/host_hbar.so: tests/hbarrier/host_hbar.c $(HB_SRCS) $(HB_HDRS) $(NCL_LIB
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(HB_SRCS) $(NCL_LIB_SRCS) -o $@
 
-# Broken variants for the negative tests (never for real use).
-$(HB_T)/host_hbar_%.so: tests/hbarrier/host_hbar.c $(HB_SRCS) $(HB_HDRS) $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+# The same program over the mutants of nc_hbarrier.c
+# (tests/hbarrier/mutants/nc_hbarrier_NAME.patch, applied to a copy of host/lib).
+HB_MUTANTS := $(patsubst nc_hbarrier_%.patch,%,$(notdir $(wildcard tests/hbarrier/mutants/nc_hbarrier_*.patch)))
+CHECK_TARGETS += $(foreach v,$(HB_MUTANTS),$(MUT)/hbarrier/host_hbar_$(v).so)
+$(MUT)/hbarrier/host_hbar_%.so: tests/hbarrier/mutants/nc_hbarrier_%.patch tests/hbarrier/host_hbar.c $(HB_SRCS) $(HB_HDRS) \
+        $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h tests/lib/mutate
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) \
-	    -DNC_HB_BROKEN_$(shell echo $* | tr a-z A-Z) $< $(HB_SRCS) $(NCL_LIB_SRCS) -o $@
+	bash tests/lib/mutate $< $(MUT)/hbarrier/$*.src host/lib
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) tests/hbarrier/host_hbar.c \
+	    $(patsubst host/lib/%,$(MUT)/hbarrier/$*.src/host/lib/%,$(HB_SRCS) $(NCL_LIB_SRCS)) -o $@
 
 R7_DEPS := $(R7_B)/r7_barrier.so $(FW_DIR)/mcp_1m.img $(FW_DIR)/mcp.img $(BIN)/lanai-run
 bench: $(R7_DEPS)

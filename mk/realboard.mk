@@ -27,11 +27,13 @@ $(BIN)/lanai-flash-cluster: host/tools/lanai-flash-cluster
 # VFIO for the pci backend (issue 18 item 4): unit tests against a fake
 # kernel, and two mutants of nc_vfio.c that tests/nicoll/unit must see fail.
 VFIO_TEST_DEPS := tests/nicoll/test_vfio.c host/lib/nc_vfio.c host/lib/nc_vfio.h include/nicoll/lanai9_regs.h
-ALL_TARGETS += $(BUILD)/tests/nicoll/test_vfio $(BUILD)/tests/nicoll/test_vfio_no_master $(BUILD)/tests/nicoll/test_vfio_no_unmask
+ALL_TARGETS += $(BUILD)/tests/nicoll/test_vfio
+CHECK_TARGETS += $(MUT)/vfio/test_vfio_no_master $(MUT)/vfio/test_vfio_no_unmask
 $(BUILD)/tests/nicoll/test_vfio: $(VFIO_TEST_DEPS)
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) $< host/lib/nc_vfio.c -lcmocka -o $@
-$(BUILD)/tests/nicoll/test_vfio_no_%: $(VFIO_TEST_DEPS)
+$(MUT)/vfio/test_vfio_%: tests/nicoll/mutants/nc_vfio_%.patch $(VFIO_TEST_DEPS) tests/lib/mutate
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) -DNC_VFIO_BROKEN_NO_$(shell echo $* | tr a-z A-Z) \
-	    $< host/lib/nc_vfio.c -lcmocka -o $@
+	bash tests/lib/mutate $< $(MUT)/vfio/$*.src host/lib
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) tests/nicoll/test_vfio.c $(MUT)/vfio/$*.src/host/lib/nc_vfio.c \
+	    -lcmocka -o $@

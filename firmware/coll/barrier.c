@@ -95,12 +95,7 @@ static bool take(uint32_t pi, uint32_t node, uint32_t port)
         return false;
     got = nc_bar_test_and_clear(&rec[pi], node, port);
 
-#ifdef NC_BROKEN_BARREC_NOT_CLEARED
-    if (got)
-        (void)nc_bar_receive(&rec[pi], node, port);     /* used, but left set */
-#else
     n_unexp[pi] -= got;
-#endif
     return got;
 }
 
@@ -236,16 +231,9 @@ static void bar_port_open(uint32_t pi)
     if (!nc_bar_open(&rec[pi]))
         return;
     while (nc_bar_next_reject(&rec[pi], &node, &port)) {
-#ifdef NC_BROKEN_NO_REJECT_ON_OPEN
-        /* wrong on purpose: the held message counts as if it had come for
-         * the new process */
-        if (nc_bar_receive(&rec[pi], node, port) == NC_BAR_RECORDED)
-            n_unexp[pi]++;
-#else
         send_pkt(pi, node, port, NC_PT_BAR_REJECT & 0xFF, held_id[pi][node][port][0],
                  held_id[pi][node][port][1]);
         ap->bar_rejects++;
-#endif
     }
 }
 
@@ -253,15 +241,11 @@ static void bar_port_closed(uint32_t pi)
 {
     bars[pi].state = B_IDLE;    /* aborted: no event (the process is gone) */
     bars[pi].loaded_gen = 0;
-#ifdef NC_BROKEN_BARREC_NOT_CLEARED
-    rec[pi].open = false;       /* wrong on purpose: the record survives */
-#else
     if (n_unexp[pi])
         nc_bar_close(&rec[pi]);
     else
         rec[pi].open = false;   /* nc_bar_close with nothing to clear */
     n_unexp[pi] = 0;
-#endif
 }
 
 /* A REJECT of a message port pi sent: send it again if the same endpoint
@@ -307,10 +291,6 @@ static void bar_packet(uint32_t src, const struct nc_pkt *h)
         /* the fast path: the step waits for exactly this peer */
         if (s->node == src && s->port == sp && (s->op & NC_BSTEP_RECV) &&
             (b->sent || !(s->op & NC_BSTEP_SEND))) {
-#ifdef NC_BROKEN_BARREC_NOT_CLEARED
-            if (nc_bar_receive(&rec[pi], src, sp) == NC_BAR_RECORDED)
-                n_unexp[pi]++;                          /* used, but left set */
-#endif
             b->cur++;
             b->sent = 0;
             return advance(pi);

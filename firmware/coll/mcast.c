@@ -174,11 +174,7 @@ static struct nc_pkt *mc_hdr(struct mcp_xpkt *x) { return (struct nc_pkt *)x->hd
 
 /* Whether g belongs to a port other than pi: then pi may neither send on,
  * set nor destroy it (NC_ST_EPERM). */
-#ifdef NC_BROKEN_MC_NO_OWNER_CHECK     /* negative control: any port may use any group */
-#define MC_OTHERS(g, pi) ((void)(g), (void)(pi), false)
-#else
 #define MC_OTHERS(g, pi) ((g)->port != (pi))
-#endif
 
 static void mc_refuse(uint32_t pi, uint32_t status)
 {
@@ -273,9 +269,6 @@ static void buf_sent(struct mcp_xpkt *x)
     }
     g->activity = 1;
     b->mask &= b->mask - 1;
-#ifdef NC_BROKEN_MC_FIRST_CHILD_ONLY
-    b->mask = 0;    /* broken on purpose (tests/mcast/suite): only child 0 gets each packet */
-#endif
     if (b->mask) {
         send_to_next_child(b);      /* the engine is free: straight on, no queue */
         return;
@@ -391,18 +384,6 @@ static void mc_pump_work(struct mgroup *g)
         if (g->resend != g->resend_end) {
             uint32_t seq = g->resend, mask = nc_mg_resend_mask(&g->pg, seq) & ~g->dead;
 
-#ifdef NC_BROKEN_MC_RESEND_ALL
-            /* broken on purpose: resent to every child (still correct,
-             * only wasteful: the suite counts duplicates) */
-            if (mask)
-                mask = all_children(g);
-#endif
-#ifdef NC_BROKEN_MC_INNER_NO_RETRANSMIT
-            /* broken on purpose (tests/mcast/suite): an inner member never
-             * sends a packet to its children again */
-            if (g->role != G_ROOT)
-                mask = 0;
-#endif
             /* an inner member's copy is its receive buffer: only what is
              * there already (and never memory the process took back: its
              * children then wait for the send time-out) */
@@ -458,14 +439,12 @@ static void mc_progress(struct mgroup *g)
         mc_pump(g);
         return;
     }
-#ifndef NC_BROKEN_MC_ACK_ON_ACCEPT
     {
         uint32_t up;
 
         if (nc_mg_ack_due(&g->pg, &up))     /* the subtree holds more */
             mc_send_ack(g, up);
     }
-#endif
     if (done) {
         g->busy = 0;
         g->resend = g->resend_end = g->pg.mc.base;
@@ -485,10 +464,8 @@ static void child_ack(uint32_t src, const struct nc_pkt *h)
 
     if (!g || !mc_sender(g) || g->port != h->dst_port || !mc_complete(g))
         return;
-#ifndef NC_BROKEN_MC_ANY_INSTANCE
     if (h->epoch != g->inst)
         return;     /* another instance's ACK: from before the child's set or this one */
-#endif
     /* The children ACK about in the order they were sent to: the search
      * starts after the last one's (one compare, not ~n/2, per ACK) */
     ci = g->ack_next < g->nchildren ? g->ack_next : 0;
@@ -503,17 +480,6 @@ static void child_ack(uint32_t src, const struct nc_pkt *h)
     moved = nc_mg_child_ack(&g->pg, ci, h->seq) != 0;
     if (moved)
         g->activity = 1;
-#ifdef NC_BROKEN_MC_EARLY_RELEASE
-    /* broken on purpose (tests/mcast/suite): the send completes when the
-     * first child has all of it, not every child */
-    if (g->role == G_ROOT && g->busy && g->built == g->npk && g->pg.mc.acked[ci] == g->pg.mc.count) {
-        g->pg.mc.base += g->pg.mc.count;
-        g->pg.mc.count = 0;
-        for (uint32_t i = 0; i < g->nchildren; i++)
-            g->pg.mc.acked[i] = 0;
-        moved = true;
-    }
-#endif
     /* Only a window that moved can complete a message, owe the parent an
      * ACK or free room for packets: an ACK that leaves it where it was
      * (all but the last child's for a one-packet message) ends here. */
@@ -739,9 +705,6 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         n != NC_PKT_HDR + h->len || h->msg_len > NC_ABI_MAX_MSG || h->offset > h->msg_len ||
         h->len > h->msg_len - h->offset || !mc_complete(g))
         return false;
-#ifdef NC_BROKEN_MC_ANY_INSTANCE
-    g->inst = h->epoch;     /* broken on purpose (tests/mcast/suite): any instance taken */
-#endif
     if (h->epoch != g->inst) {
         /* Another instance of the group (docs/multicast.md "Setting a
          * group again"): the root set it again and this member not yet
@@ -755,9 +718,6 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
     }
     inner = g->nchildren != 0;
     v = nc_mg_classify(&g->pg, h->seq);
-#ifdef NC_BROKEN_MC_ACCEPT_ANY
-    v = NC_MG_TAKE;     /* broken on purpose (tests/mcast/suite): any packet taken */
-#endif
     if (v == NC_MG_DUP)
         mc_send_ack(g, up_ack(g));     /* taken before: our ACK was lost, or we wait for our children */
     if (v != NC_MG_TAKE)
@@ -812,11 +772,6 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         held = inner_take(g, h, b, lo);
         if (last)
             g->active = 0;
-#ifdef NC_BROKEN_MC_ACK_ON_ACCEPT
-        /* broken on purpose (tests/mcast/suite): acknowledged to the parent
-         * as soon as taken, before the subtree has it */
-        mc_send_ack(g, h->seq);
-#endif
         mc_progress(g);     /* every child given up: done at once */
         return held;
     }
@@ -949,7 +904,6 @@ static void mc_cmd(uint32_t pi, const uint32_t *a)
  * from since the check before (so never from before its last ACK). */
 static void mc_time_out(struct mgroup *g, uint32_t now)
 {
-#ifndef NC_BROKEN_MC_NO_SEND_TIMEOUT
     uint32_t limit = port_send_timeout[g->port];
     bool gave_up = false;
 
@@ -979,9 +933,6 @@ static void mc_time_out(struct mgroup *g, uint32_t now)
     g->heard = 0;
     if (gave_up)
         mc_progress(g);
-#else
-    (void)g, (void)now;
-#endif
 }
 
 /* Every period: a group with packets out to its children that saw no
@@ -1015,14 +966,12 @@ static bool mc_timer(void)
             g->stall = 0;
             continue;
         }
-#ifndef NC_BROKEN_MC_NO_RETRANSMIT
         if (++g->stall >= MC_STALL && g->resend == g->resend_end) {
             g->stall = 0;
             g->resend = g->pg.mc.base;
             g->resend_end = g->pg.mc.base + g->pg.mc.count;
             mc_pump(g);
         }
-#endif
     }
     return more;
 }
@@ -1035,10 +984,6 @@ static void mc_port_closed(uint32_t pi)
         struct mgroup *g = &mc_groups[i];
 
         if (g->role == G_MEMBER && g->port == pi) {
-#ifdef NC_BROKEN_MC_FORGET_ON_CLOSE
-            g->role = G_FREE;   /* broken on purpose (tests/mcast/suite): a lost last ACK is never repaired */
-            continue;
-#endif
             /* an inner member's children lose their retransmission copy:
              * the root is told (the lost mark of its ACKs) */
             if (g->nchildren && (g->busy || g->pg.mc.count))

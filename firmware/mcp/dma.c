@@ -207,7 +207,6 @@ static inline __attribute__((always_inline)) void poll_on(int e, uint32_t isr)
             /* the chain is over (the blocks after a failed one are still
              * queued, and start() takes them again) */
             g->busy = 0;
-#if !defined(NC_BROKEN_NO_PIPELINE) && !defined(NC_BROKEN_LATE_CHAIN)
             if (e == 1 && ok && g->count > 1) {
                 /* host to NIC with more payloads queued: the next chain
                  * starts before this block's owner is called back, so
@@ -231,7 +230,6 @@ static inline __attribute__((always_inline)) void poll_on(int e, uint32_t isr)
                 start(e);
                 return;
             }
-#endif
             pop_complete(g, ok);
             /* tested here: start's loop set-up (the queue's constants in
              * registers) cost ~20 instructions for an empty queue */

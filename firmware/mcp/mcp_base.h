@@ -37,13 +37,7 @@ static inline __attribute__((always_inline)) void mcp_copy_inline(uint32_t *to,
                                                                   const uint32_t *from,
                                                                   uint32_t len)
 {
-#ifdef NC_BROKEN_INLINE_SHORT
-    /* broken on purpose (tests/nicoll/suite): a partial last word is not
-     * copied */
-    for (uint32_t w = 0; w < len / 4u; w++)
-#else
     for (uint32_t w = 0; w < (len + 3u) / 4u; w++)
-#endif
         to[w] = from[w];
 }
 

@@ -218,7 +218,6 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
         } else {
             struct dma_req *r;
 
-#ifndef NC_BROKEN_NO_PIPELINE
             if (h->len >= NC_FW_RX_EARLY_ARM && rx_armed == NONE16) {
                 /* A large payload: the next packet lands in the ring's
                  * next buffer (if free) while this one is handled. The
@@ -242,7 +241,6 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
                     HAL_REG(L9_RML) = (uint32_t)(uintptr_t)rx_buf[next] + RX_BUF;
                 }
             }
-#endif
             r = dma_slot(false);    /* sized never to be full */
 
             NC_OPAQUE(r);
@@ -341,24 +339,13 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
             return false;
         resync(src, h);
     }
-#ifdef NC_BROKEN_COLL_UNORDERED
-    /* broken on purpose (tests/barrier/suite): a collective's packet is taken
-     * when it arrives, even past a gap, so it can overtake a message sent
-     * before it that was lost; the sender's resend is then a duplicate */
-    if (h->type != NC_PT_DATA && (int32_t)(h->seq - c->w.expected) > 0) {
-        coll->packet(src, h);
-        return false;
-    }
-#endif
     if (h->seq != c->w.expected) {
         nc_rx_verdict_t v = nc_rx_receive(&c->w, h->seq, &reply);
 
         if (v == NC_RX_DUP) {
-#ifndef NC_BROKEN_NO_DUP_ACK
             /* our ACK was lost (or is late): say again what arrived, or
              * a sender with nothing else coming back waits forever */
             ctrl_queue(src, NC_PT_ACK, reply);
-#endif
         } else if (!c->nack_sent || c->nacked != reply) {
             ctrl_queue(src, NC_PT_NACK, reply);
             c->nack_sent = 1;
@@ -384,12 +371,10 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
         struct port *p = &ports[h->dst_port];
         uint16_t t;
 
-#ifndef NC_BROKEN_NO_PORT_RULE
         if (c->fence & bit) {
             ctrl_queue(src, NC_PT_REJECT, h->seq);
             return false;
         }
-#endif
         if (!p->open)
             return false;       /* not open yet: hold the sender back */
         t = port_take_rtoken_head(p, h->msg_len);
@@ -437,9 +422,6 @@ void rx_packet(uint32_t isr)
     n = hal_rx_end() - (uint32_t)(uintptr_t)h;
     hal_rx_done();
     rx_armed = NONE16;
-#ifdef NC_BROKEN_NO_CRC
-    isr &= ~L9_ISR_ILLEGAL_RX;
-#endif
     if (!(isr & (L9_ISR_ILLEGAL_RX | L9_ISR_BUFF)) && n >= NC_PKT_HDR &&
         h->src < n_nodes && h->src < NC_ABI_MAX_NODES) {
         switch (h->type) {

@@ -478,9 +478,7 @@ void tx_nack(uint32_t peer, uint32_t want)
         return;                 /* stale */
     if (want != c->w.base)
         tx_ack(peer, want - 1);
-#ifndef NC_BROKEN_NO_RETRANSMIT
     c->send_next = want;        /* go back N */
-#endif
     set_active(peer);
 }
 
@@ -569,11 +567,7 @@ void tx_port_closed(uint32_t port)
     }
 }
 
-#ifdef NC_BROKEN_NO_SEND_TIMEOUT
-#define SEND_TIMEOUT_ON 0   /* broken on purpose (tests/timeout/suite): messages never time out */
-#else
 #define SEND_TIMEOUT_ON 1
-#endif
 
 /* The send time-out of token k's messages, in RTC ticks: its port's (a
  * fence belongs to no port: the default). */
@@ -652,26 +646,12 @@ static void tx_time_out(uint32_t peer)
     /* the SYNC's answer is awaited for the head's send time-out again at
      * most (a receiver that is dead never answers) */
     c->fail_at = hal_rtc() + wait;
-#ifdef NC_BROKEN_NO_SYNC_ANSWER
-    /* broken on purpose (tests/timeout/suite): the events at once, nothing
-     * asked: a message taken from a last copy is reported timed out */
-    tx_fail_timed_out(c);
-    c->cur = c->qhead;
-    set_active(peer);
-    return;
-#elif defined(NC_BROKEN_NO_SYNC_HOLD)
-    /* broken on purpose (tests/timeout/suite): the new epoch at once, not
-     * after the answer */
-    c->cur = c->qhead;
-    set_active(peer);
-#else
     /* the new epoch waits for the answer: a message of the window that
      * timed out, not timed out itself (another port's, behind the head),
      * may have arrived from a last copy, and sent again it was delivered
      * twice (tests/timeout/suite, the race) */
     c->cur = NONE16;
     c->holding = 1;
-#endif
     c->probing = 1;
     c->sync_seq = restart;
     ctrl_queue_ext(peer, NC_PT_SYNC, restart, c->epoch, 0);
@@ -747,11 +727,7 @@ static void tx_fail_timed_out(struct txconn *c)
  * 2^RTO_BACKOFF_MAX periods (16: 800 us at 133 MHz, shorter than the
  * default send time-out by far, so a lost packet still costs little when
  * the receiver is only slow). */
-#ifdef NC_BROKEN_NO_BACKOFF
-#define RTO_BACKOFF_MAX 0u  /* broken on purpose (tests/barrier/suite): every period, as before */
-#else
 #define RTO_BACKOFF_MAX 4u
-#endif
 
 /* TIME0: a connection whose window has not moved for a whole period goes
  * back to its base (the retransmission timeout), and again after a period
@@ -794,12 +770,6 @@ void tx_timer(void)
              * Nothing goes again at this tick: the base packet of a window
              * that was empty at the last tick may be a microsecond old, and
              * its ACK may be delayed by three quarters of a period (rx.c) */
-#ifdef NC_BROKEN_NO_BACKOFF
-            if (!c->watched && c->w.base == c->last_base) {
-                c->send_next = c->w.base;
-                set_active(peer);
-            }
-#endif
             c->watched = 1;
             c->stall_at = now;
             c->backoff = c->wait = 0;
@@ -810,7 +780,6 @@ void tx_timer(void)
         } else if (c->wait) {
             c->wait--;
         } else {
-#ifndef NC_BROKEN_NO_RETRANSMIT
             /* stalled a whole period or more: the window again from its
              * base, then wait twice as long before the next time (1, 2, 4,
              * ... RTO_BACKOFF_MAX periods). Resending every period kept a
@@ -819,7 +788,6 @@ void tx_timer(void)
              * what it was still acknowledging: it never caught up */
             c->send_next = c->w.base;
             set_active(peer);
-#endif
             if (c->backoff < RTO_BACKOFF_MAX)
                 c->backoff++;
             c->wait = (uint8_t)((1u << c->backoff) - 1u);

@@ -3,16 +3,6 @@
  * Host-based PE and GB barriers over ordinary libnicoll messages: the
  * baseline the NIC-based barrier is measured against (seed 002 section 6).
  * nc_hbarrier.h says what it does and what it needs from the port.
- *
- * Test-only broken variants (tests/hbarrier/suite shows the checks catch
- * them; never for real use):
- *   NC_HB_BROKEN_NO_RECORD  an arrival from a peer the host is not waiting
- *                           for is dropped instead of counted
- *   NC_HB_BROKEN_SKIP_LAST  the last wait of a barrier is skipped (PE: the
- *                           last step's receive; GB: the broadcast)
- *   NC_HB_BROKEN_STALE_CONTEXT  nc_hbarrier's context is not released when
- *                           its port closes (a port reopened at the same
- *                           address finds the old one)
  */
 #include "nc_hbarrier.h"
 
@@ -69,12 +59,10 @@ static int consume(nc_hbar *h, const nc_event *ev)
     if (ev->len != 0 || ev->node >= h->nodes || ev->port >= NC_PORTS)
         return NC_EINVAL;
     h->owed++;
-#ifndef NC_HB_BROKEN_NO_RECORD
     uint8_t *c = &h->count[ev->node * NC_PORTS + ev->port];
     if (*c == UINT8_MAX)
         return NC_EINVAL;   /* impossible if every member runs the same barriers */
     (*c)++;
-#endif
     return NC_OK;
 }
 
@@ -136,9 +124,6 @@ static int recv_from(nc_hbar *h, nc_member m)
     if (m.node >= h->nodes || m.port >= NC_PORTS)
         return NC_EINVAL;
     c = &h->count[m.node * NC_PORTS + m.port];
-#ifdef NC_HB_BROKEN_NO_RECORD
-    *c = 0;   /* whatever came before we waited is forgotten */
-#endif
     while (*c == 0) {
         int rc = next(h);
         if (rc)
@@ -148,15 +133,7 @@ static int recv_from(nc_hbar *h, nc_member m)
     return NC_OK;
 }
 
-#ifdef NC_HB_BROKEN_SKIP_LAST
-/* PE: the last step's receive; GB: the broadcast */
-static bool skipped(const nc_barrier_step *s, int n, int i)
-{
-    return s[i].phase == NC_BAR_PHASE_BCAST || (s[i].phase == NC_BAR_PHASE_PE && i + 1 == n);
-}
-#else
 #define skipped(s, n, i) false
-#endif
 
 /* The steps of nc_barrier_expand, in order, one message each (an exchange
  * is a send, then the receive from the same peer): the same order the NIC
@@ -214,12 +191,8 @@ int nc_hbarrier(nc_port *p, const nc_barrier *b)
     if (!s)
         return NC_EINVAL;
     rc = nc_hbar_init(&s->h, p);
-#ifndef NC_HB_BROKEN_STALE_CONTEXT
     if (!rc)
         rc = nc_on_close(p, release, s);
-#else
-    (void)release;
-#endif
     if (rc) {
         nc_hbar_fini(&s->h);
         return rc;

@@ -4,15 +4,6 @@
  * unicasts (what the NIC multisend replaces, R1) and MPICH's binomial
  * broadcast (what NIC forwarding replaces, R2). nicoll.h says what each
  * call does; docs/bench-r1r2.md how the benchmarks time them.
- *
- * Test-only broken variants (tests/hmcast/suite shows the checks catch
- * them; never for real use):
- *   NC_HMC_BROKEN_NO_WAIT     nc_hmultisend and nc_hbcast return as soon as
- *                             their sends are posted, not when they are
- *                             acknowledged (a caller that reuses the buffer
- *                             then changes what the NIC is still sending)
- *   NC_HMC_BROKEN_LAST_CHILD  the binomial tree forgets each member's last
- *                             child (relative rank r + 1)
  */
 #include "nicoll.h"
 #include "nicoll/nc_limits.h"
@@ -184,15 +175,10 @@ int nc_hmc_release(nc_hmc *h, void *buf)
     return nc_provide_recv(h->p, buf, h->maxlen, &recv_mark);
 }
 
-/* "Done": every send acknowledged (the broken variant skips the wait). */
+/* "Done": every send acknowledged. */
 static int finish(nc_hmc *h)
 {
-#ifdef NC_HMC_BROKEN_NO_WAIT
-    (void)h;
-    return NC_OK;
-#else
     return nc_hmc_flush(h);
-#endif
 }
 
 int nc_hmultisend(nc_hmc *h, const nc_member *dests, unsigned n, const void *buf, size_t len)
@@ -226,11 +212,7 @@ int nc_hbcast_tree(unsigned n, unsigned root, unsigned me, int *parent, unsigned
         }
         mask <<= 1;
     }
-#ifdef NC_HMC_BROKEN_LAST_CHILD
-    for (mask >>= 1; mask > 1; mask >>= 1)
-#else
     for (mask >>= 1; mask > 0; mask >>= 1)
-#endif
         if (r + mask < n)
             child[nc++] = (me + mask) % n;
     return (int)nc;

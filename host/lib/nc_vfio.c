@@ -107,9 +107,7 @@ static int enable_master(struct nc_vfio *v, char *err, size_t errlen)
         return FAIL("%s: config space region: %s", v->bdf, strerror(errno));
     if (v->sys->pread(v->device, &cmd, 2, (off_t)cfg.offset + 4) != 2)
         return FAIL("%s: cannot read the PCI command register", v->bdf);
-#ifndef NC_VFIO_BROKEN_NO_MASTER   /* a mutant for tests/nicoll/unit */
     cmd |= 0x6;                     /* PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER */
-#endif
     if (v->sys->pwrite(v->device, &cmd, 2, (off_t)cfg.offset + 4) != 2)
         return FAIL("%s: cannot write the PCI command register", v->bdf);
     return 0;
@@ -245,7 +243,6 @@ bool nc_vfio_wait_irq(struct nc_vfio *v, uint64_t timeout_ns)
 
     if (v->irq_fd < 0 || poll(&pfd, 1, ms) <= 0 || read(v->irq_fd, &count, sizeof count) != 8)
         return false;
-#ifndef NC_VFIO_BROKEN_NO_UNMASK   /* a mutant for tests/nicoll/unit */
     if (v->irq_index == VFIO_PCI_INTX_IRQ_INDEX) {
         /* vfio-pci masks INTx when it fires: let the next one through */
         struct vfio_irq_set set = {
@@ -254,7 +251,6 @@ bool nc_vfio_wait_irq(struct nc_vfio *v, uint64_t timeout_ns)
         };
         v->sys->ioctl(v->device, VFIO_DEVICE_SET_IRQS, &set);
     }
-#endif
     return true;
 }
 

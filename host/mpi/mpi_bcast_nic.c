@@ -219,9 +219,6 @@ static struct reception *reception_of(uint32_t group)
 {
     struct reception *w = want_head;
 
-#ifdef MPI_BROKEN_IBCAST_ANY_GROUP      /* negative control: bytes to the oldest reception */
-    return w;
-#endif
     while (w && w->group != group)
         w = w->next;
     return w;
@@ -303,10 +300,6 @@ MPI_Request mpi_bcast_nic_irecv(uint32_t group, void *dst, size_t bytes)
     w->group = group;
     w->dst = dst;
     w->left = bytes;
-#ifdef MPI_BROKEN_BCAST_FIRST_SEGMENT   /* negative control: only the first multicast */
-    if (bytes > mpi_state.chunk)
-        w->left = mpi_state.chunk;
-#endif
     w->req = r;
     if (want_tail)
         want_tail->next = w;

@@ -90,11 +90,7 @@ int coll_check_op(MPI_Comm comm, MPI_Op op, MPI_Datatype t, int count, const cha
 /* ---- Barrier ------------------------------------------------------------------- */
 static void barrier_dissemination(MPI_Comm c)
 {
-#ifdef MPI_BROKEN_BARRIER_EARLY         /* negative control: the last round left out */
-    for (int k = 1; 2 * k < c->size; k <<= 1)
-#else
     for (int k = 1; k < c->size; k <<= 1)
-#endif
         coll_sendrecv(NULL, 0, MPI_BYTE, (c->rank + k) % c->size,
                       NULL, 0, MPI_BYTE, (c->rank - k + c->size) % c->size, TAG_BARRIER, c);
 }
@@ -168,13 +164,9 @@ static void reduce_binomial(const void *sbuf, void *acc, int count, MPI_Datatype
         }
         if (vr + mask < n) {
             coll_recv(tmp, (size_t)count, t, (vr + mask + root) % n, TAG_REDUCE, c);
-#ifdef MPI_BROKEN_REDUCE_ORDER          /* negative control: operands swapped */
-            mpi_op_apply(op, tmp, acc, (size_t)count, t);
-#else
             /* acc = acc op tmp: apply computes inout = in op inout */
             mpi_op_apply(op, acc, tmp, (size_t)count, t);
             coll_copy(acc, tmp, (size_t)count, t);
-#endif
         }
     }
     coll_free(tmp, t);

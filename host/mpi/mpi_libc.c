@@ -17,7 +17,6 @@
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
-#ifndef MPI_BROKEN_SHARED_LIBC       /* negative control: the C library's shared state */
 
 /* ---- rand, random: glibc's TYPE_3 generator, 128 bytes of state ----------- */
 static char rstate[128];
@@ -100,4 +99,3 @@ HIDDEN char *strtok(char *s, const char *delim)
     return strtok_r(s, delim, &tok_next);
 }
 
-#endif

@@ -29,12 +29,8 @@ static struct unexp *unexp_head, *unexp_tail;
 
 static bool matches(int want_src, int want_tag, uint32_t want_ctx, int src, int tag, uint32_t ctx)
 {
-#ifdef MPI_BROKEN_IGNORE_CONTEXT        /* negative control: communicators mix */
-    (void)want_ctx; (void)ctx;
-#else
     if (want_ctx != ctx)
         return false;
-#endif
     return (want_src == MPI_ANY_SOURCE || want_src == src) &&
            (want_tag == MPI_ANY_TAG || want_tag == tag);
 }
@@ -167,16 +163,6 @@ int mpi_start_recv(MPI_Request r)
     r->cancelled = false;
     r->status.nc_cancelled = 0;
     for (u = unexp_head; u; prev = u, u = u->next) {
-#ifdef MPI_BROKEN_OVERTAKING            /* negative control: the newest match wins */
-        struct unexp *last = NULL, *lastprev = NULL, *pp = prev;
-        for (struct unexp *v = u; v; pp = v, v = v->next)
-            if (matches(r->peer, r->tag, r->ctx, v->src, v->tag, v->ctx))
-                last = v, lastprev = pp;
-        if (last) {
-            u = last;
-            prev = lastprev;
-        }
-#endif
         if (matches(r->peer, r->tag, r->ctx, u->src, u->tag, u->ctx)) {
             if (prev)
                 prev->next = u->next;

@@ -249,11 +249,6 @@ static int launch(struct mpi_nbc *s, MPI_Request *req)
     s->next = active;
     active = s;
     start_round(s);
-#ifdef MPI_BROKEN_NBC_EARLY             /* negative control: done as soon as started */
-    r->nbc = NULL;
-    s->owner = NULL;            /* the schedule runs on, nobody waits for it */
-    mpi_req_complete(r);
-#endif
     mpi_progress();
     return MPI_SUCCESS;
 }
@@ -495,11 +490,7 @@ struct allgather_parts {
     int rcount_all;
 };
 
-#ifdef MPI_BROKEN_ALLGATHER_SHORT      /* negative control: the last round left out */
-#define ALLGATHER_ROUNDS_SHORT 1
-#else
 #define ALLGATHER_ROUNDS_SHORT 0
-#endif
 
 static void part_xfer(struct mpi_nbc *s, const struct allgather_parts *p, bool send, int i,
                       int peer, bool first)

@@ -82,11 +82,7 @@ int mpi_start_send(MPI_Request r)
         mpi_pack_bytes(r->buf, (size_t)r->count, r->type, r->tmp);
         r->data = r->tmp;
     }
-#ifdef MPI_BROKEN_SSEND_EAGER           /* negative control: Ssend as a standard send */
-    if (r->bytes > mpi_state.eager_max) {
-#else
     if (r->mode == MODE_SYNC || r->bytes > mpi_state.eager_max) {
-#endif
         r->rndv = true;
         r->frags_left = 0;
         h.type = PKT_RTS;

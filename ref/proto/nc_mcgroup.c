@@ -36,9 +36,6 @@ nc_mg_verdict_t nc_mg_classify(const nc_mg_t *g, uint32_t seq)
     }
     if (nc_seq_lt(seq, g->expect))
         return NC_MG_DUP;
-#ifdef NC_BROKEN_MG_ACCEPT_ANY
-    return NC_MG_TAKE;      /* broken on purpose: a later packet jumps the gap */
-#endif
     return NC_MG_DROP;
 }
 
@@ -83,10 +80,6 @@ bool nc_mg_ack_due(nc_mg_t *g, uint32_t *ack)
 bool nc_mg_msg_done(const nc_mg_t *g, uint32_t first, uint32_t built, uint32_t npk)
 {
     (void)first;
-#ifdef NC_BROKEN_MG_EARLY_RELEASE
-    /* broken on purpose: released once child 0 holds every packet */
-    return built == npk && g->mc.acked[0] == g->mc.count;
-#endif
     /* The window holds only this message's packets, the last `count` of
      * those numbered: it is empty exactly when every child holds them all
      * (while it is not, the lagging child owes its oldest one). */
@@ -101,10 +94,5 @@ uint32_t nc_mg_resend_mask(const nc_mg_t *g, uint32_t seq)
 {
     uint32_t mask = nc_mc_owing_mask(&g->mc, seq);
 
-#ifdef NC_BROKEN_MG_RESEND_ALL
-    /* broken on purpose: every child gets it again */
-    if (mask)
-        mask = g->mc.nchildren >= 32u ? 0xFFFFFFFFu : (1u << g->mc.nchildren) - 1u;
-#endif
     return mask;
 }

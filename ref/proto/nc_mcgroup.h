@@ -21,12 +21,6 @@
  *     inner member's receive buffer, the copy retransmissions come from)
  *     is given back only once every child acknowledged the message's last
  *     packet.
- *
- * Broken variants (never for real use; tests/unit/ref and tests/models/agree
- * must catch each): NC_BROKEN_MG_ACCEPT_ANY takes any packet not older than
- * expected (skips the in-sequence test), NC_BROKEN_MG_EARLY_RELEASE releases
- * a message once child 0 holds it, NC_BROKEN_MG_RESEND_ALL retransmits to
- * every child, not only to those that owe the packet.
  */
 #ifndef NC_MCGROUP_H
 #define NC_MCGROUP_H
