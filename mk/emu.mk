@@ -24,7 +24,7 @@ $(BUILD)/bin/lanai-qemu: lanai-emu/lanai-qemu
 	@mkdir -p $(@D)
 	cp $< $@
 
-$(EMU_T)/rdiff: tests/emu/rdiff.c ref/iss/iss.c ref/iss/disas.c ref/iss/iss.h \
+$(EMU_T)/rdiff: tests/emu/rdiff.c ref/iss/iss.c ref/iss/disas.c ref/iss/iss.h common/lanai_reguse.h \
                 $(COMMON_LIB)
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) -Iref/iss $(COMMON_INC) $(CONTRACT_INC) $(filter %.c,$^) $(COMMON_LIB) -o $@

@@ -12,7 +12,7 @@ $(BUILD)/tests/nic/test_nic: tests/nic/test_nic.c $(NIC_SRCS) $(NIC_HDRS) $(FABR
 
 # The board window, tested with the host loader and ref/iss as the LANai CPU.
 ALL_TARGETS += $(BUILD)/tests/nic/test_board
-BOARD_TEST_SRCS := lanai-emu/nic/board_window.c $(NIC_SRCS) ref/iss/iss.c ref/iss/disas.c
+BOARD_TEST_SRCS := lanai-emu/nic/board_window.c $(NIC_SRCS) ref/iss/iss.c ref/iss/disas.c common/lanai_reguse.c
 
 $(BUILD)/tests/nic/test_board: tests/nic/test_board.c $(BOARD_TEST_SRCS) $(NIC_HDRS) \
 		lanai-emu/nic/board_window.h common/fwload.h ref/iss/iss.h $(COMMON_LIB)

@@ -1,7 +1,7 @@
 # refsim: the reference cluster simulator (ref/iss CPUs + NIC/board logic +
 # hosts + fabric), QEMU-independent, and its end-to-end tests.
 REFSIM_SRCS := lanai-emu/refsim/refsim.c lanai-emu/nic/nic.c lanai-emu/nic/board_window.c \
-               $(FABRIC_SRCS) lanai-emu/host/hostrt.c ref/iss/iss.c ref/iss/disas.c \
+               $(FABRIC_SRCS) lanai-emu/host/hostrt.c ref/iss/iss.c ref/iss/disas.c common/lanai_reguse.c \
                $(wildcard lanai-emu/profile/profile*.c)
 REFSIM_INC  := -Ilanai-emu/refsim -Ilanai-emu/nic -Ilanai-emu/fabric -Ilanai-emu/host \
                -Ilanai-emu/profile $(COMMON_INC) $(CONTRACT_INC) -Iref/iss

@@ -17,7 +17,7 @@ LOADABLE_SRCS := common/crc32.c common/loadable.c
 # What lanai-cc puts on a LANai program's include path (build/include/lanai):
 # the runtime's header and the test machine's ABI from the contract.
 TC_PUBLIC := $(BUILD)/include/lanai/lanai-rt.h $(BUILD)/include/lanai/lanai-testmachine.h
-ISS_CORE  := ref/iss/iss.c ref/iss/disas.c
+ISS_CORE  := ref/iss/iss.c ref/iss/disas.c common/lanai_reguse.c
 RT_SRCS   := $(TC)/start.c $(wildcard $(TC)/runtime/*.c)
 RT_OBJS   := $(patsubst $(TC)/%.c,$(TC_B)/rt/%.o,$(RT_SRCS))
 TC_HDRS   := $(wildcard $(TC)/include/*.h)
@@ -63,9 +63,9 @@ $(RT_LIB)/liblanai-rt.a: $(RT_OBJS)
 ALL_TARGETS += $(BUILD)/tests/isa/vectors
 CHECK_SUITES += tests/isa/vectors-suite tests/isa/suite tests/isa/mutants tests/ld/suite
 
-$(BUILD)/tests/isa/vectors: tests/isa/vectors.c $(ISS_CORE) ref/iss/iss.h
+$(BUILD)/tests/isa/vectors: tests/isa/vectors.c $(ISS_CORE) ref/iss/iss.h common/lanai_reguse.h
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(CONTRACT_INC) -Iref/iss $< $(ISS_CORE) -lcmocka -o $@
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(CONTRACT_INC) $(COMMON_INC) -Iref/iss $< $(ISS_CORE) -lcmocka -o $@
 
 # libFuzzer targets for the parsers (lanai-ld inputs; ELF/image loader).
 FUZZ_CC := $(LLVM_BIN)/clang -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -74,9 +74,9 @@ LD_LIB_SRCS := $(filter-out $(TC)/lanai-ld/main.c,$(LD_SRCS))
 ALL_TARGETS += $(BUILD)/fuzz/fuzz_lanai_ld $(BUILD)/fuzz/fuzz_loadable
 CHECK_SUITES += tests/fuzz/suite
 
-$(BUILD)/fuzz/fuzz_lanai_ld: tests/fuzz/fuzz_lanai_ld.c $(LD_SRCS) $(TC)/lanai-ld/ld.h common/crc32.c
+$(BUILD)/fuzz/fuzz_lanai_ld: tests/fuzz/fuzz_lanai_ld.c $(LD_SRCS) $(TC)/lanai-ld/ld.h common/crc32.c common/lanai_reguse.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(HOST_INC) -I$(TC)/lanai-ld $< $(LD_LIB_SRCS) common/crc32.c -o $@
+	$(FUZZ_CC) $(HOST_INC) -I$(TC)/lanai-ld $< $(LD_LIB_SRCS) common/crc32.c common/lanai_reguse.c -o $@
 
 $(BUILD)/fuzz/fuzz_loadable: tests/fuzz/fuzz_loadable.c $(LOADABLE_SRCS) common/loadable.h
 	@mkdir -p $(@D)

@@ -6,6 +6,7 @@
  * "choice:" below; every one of them traps or is harmless for clang code.
  */
 #include "iss.h"
+#include "lanai_reguse.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -461,68 +462,12 @@ static void exec_f(struct iss *s, uint32_t w)
     }
 }
 
-/*
- * Strict mode's view of an instruction: every register it reads or writes,
- * and the destination of a data load. Reads are counted whatever a
- * predicate says (operands are read before the condition is known); the
- * write-back of a base register is an ALU write, not delayed.
- */
-uint32_t iss_insn_regs(uint32_t w, unsigned *ld)
-{
-    unsigned rd = (w >> 23) & 31, rs1 = (w >> 18) & 31, rs2 = (w >> 11) & 31;
-    unsigned top = w >> 28;
-    uint32_t m = 0;
-    bool load = false, q = false;
-
-    *ld = 0;
-    switch (top) {
-    case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: /* RI */
-        m = 1u << rs1 | 1u << rd;
-        break;
-    case 8: case 9:                                 /* RM */
-        m = 1u << rs1 | 1u << rd;
-        load = !(top & 1);
-        q = (w >> 16) & 1;
-        break;
-    case 10: case 11:                               /* RRM */
-        m = 1u << rs1 | 1u << rs2 | 1u << rd;
-        load = !(top & 1);
-        q = (w >> 16) & 1;
-        break;
-    case 12:                                        /* RR */
-        m = 1u << rs1 | 1u << rs2 | 1u << rd;
-        break;
-    case 13:                                        /* popc, leadz, trailz */
-        m = 1u << rs1 | 1u << rd;
-        break;
-    case 14:                                        /* BR, BRR, SCC */
-        if ((w >> 1) & 1)
-            m = 1u << rs1;
-        break;
-    default:
-        switch ((w >> 16) & 3) {
-        case 0: load = true; m = 1u << rd; break;   /* SLS load */
-        case 1: m = 1u << rd; break;                /* SLS store */
-        case 2: m = 1u << rd; break;                /* SLI: not a load */
-        default:                                    /* SPLS */
-            m = 1u << rs1 | 1u << rd;
-            load = !((w >> 13) & 1);
-            q = (w >> 10) & 1;
-            break;
-        }
-    }
-    (void)q;
-    if (load && rd > 2)
-        *ld = rd;
-    return m & ~7u;
-}
-
 /* Strict mode: does w touch a register a load of the last two instructions
  * has not written yet? Traps (before w executes) if so. */
 static bool hazard(struct iss *s, uint32_t w)
 {
-    unsigned ld, k;
-    uint32_t m = iss_insn_regs(w, &ld);
+    uint32_t m = lanai_reguse(w).touched;
+    unsigned k;
 
     for (k = 0; k < 2; k++) {
         unsigned r = s->hz_reg[k];
@@ -580,11 +525,9 @@ enum iss_status iss_step(struct iss *s)
     }
     s->icount++;
     if (s->strict) {
-        unsigned ld;
-        (void)iss_insn_regs(w, &ld);
         s->hz_reg[1] = s->hz_reg[0];
         s->hz_pc[1] = s->hz_pc[0];
-        s->hz_reg[0] = ld;
+        s->hz_reg[0] = lanai_reguse(w).load_rd;
         s->hz_pc[0] = cur;
     }
     if (s->trace)

@@ -95,11 +95,6 @@ void iss_exit(struct iss *s, int code);
 void iss_trap(struct iss *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Registers an instruction word reads or writes (bit r set; r0, r1 and pc
- * never included) and, for a data load, its destination in *ld (0 if
- * none). Strict mode's hazard rule uses it. */
-uint32_t iss_insn_regs(uint32_t w, unsigned *ld);
-
 /* Register file view that respects r0/r1/pc (for tests and traces). */
 uint32_t iss_get_reg(const struct iss *s, unsigned r);
 

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "ld.h"
+#include "lanai_reguse.h"
 
 #define NOP 0x00000001u /* or %r0, 0x0, %r0: what llvm-mc emits for nop */
 
@@ -55,66 +56,32 @@ struct hsec {
 };
 
 /* Registers instruction w reads or writes and the destination of a data
- * load. The third copy of this table (ref/iss, target/lanai): the random
- * differential tester holds the other two together, tests/ld each rule. */
+ * load (the one table, common/lanai_reguse.c, that lanai-iss's and the QEMU
+ * target's strict mode use too), and what it does to the pc: *slots delay
+ * slots before a new pc takes effect (0: it does not write the pc), *cond
+ * if the write may not happen (a conditional branch, a predicated RR). */
 static uint32_t touched(uint32_t w, uint8_t *ld, uint8_t *slots, bool *cond)
 {
-    unsigned top = w >> 28, rd = (w >> 23) & 31, rs1 = (w >> 18) & 31;
-    unsigned rs2 = (w >> 11) & 31;
-    uint32_t m = 0;
-    bool load = false, writes_rd = false;
+    struct lanai_reguse u = lanai_reguse(w);
+    unsigned top = w >> 28;
 
     *slots = 0;
     *cond = false;
-    switch (top) {
-    case 0x8: case 0x9:
-        load = top == 0x8;
-        m = 1u << rs1 | 1u << rd;
-        break;
-    case 0xA: case 0xB:
-        load = top == 0xA;
-        m = 1u << rs1 | 1u << rs2 | 1u << rd;
-        break;
-    case 0xC:
-        m = 1u << rs1 | 1u << rs2 | 1u << rd;
-        writes_rd = true;
+    if (top == 0xC) {
         /* predicated RR (DDDI != 0000) may not jump */
         *cond = ((w >> 16) & 1) || (w & 7);
-        break;
-    case 0xD:
-        m = 1u << rs1 | 1u << rd;
-        writes_rd = true;
-        break;
-    case 0xE:
-        if (!((w >> 1) & 1)) { /* BR */
-            *slots = 1;
-            *cond = (((w >> 25) & 7) << 1 | (w & 1)) != 0;
-        } else {
-            m = 1u << rs1;
-        }
-        break;
-    case 0xF:
-        switch ((w >> 16) & 3) {
-        case 0: load = true; m = 1u << rd; break;
-        case 1: m = 1u << rd; break;
-        case 2: m = 1u << rd; if (rd == 2) *slots = 2; break; /* SLI */
-        default:
-            load = !((w >> 13) & 1);
-            m = 1u << rs1 | 1u << rd;
-            break;
-        }
-        break;
-    default: /* RI */
-        m = 1u << rs1 | 1u << rd;
-        writes_rd = true;
-        break;
-    }
-    if (load && rd == 2)
-        *slots = 2;
-    else if (writes_rd && rd == 2)
+    } else if (top == 0xE && !((w >> 1) & 1)) { /* BR */
         *slots = 1;
-    *ld = (load && rd > 2) ? (uint8_t)rd : 0;
-    return m & ~7u;
+        *cond = (((w >> 25) & 7) << 1 | (w & 1)) != 0;
+    } else if (top == 0xF && ((w >> 16) & 3) == 2 && u.rd == 2) {
+        *slots = 2;                             /* SLI to the pc */
+    }
+    if (u.load && u.rd == 2)
+        *slots = 2;
+    else if (u.alu_write && u.rd == 2)
+        *slots = 1;
+    *ld = (uint8_t)u.load_rd;
+    return u.touched;
 }
 
 static bool is_code(const struct isec *s)

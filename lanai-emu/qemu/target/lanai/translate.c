@@ -31,6 +31,7 @@
 #include "exec/translator.h"
 #include "exec/gen-icount.h"
 #include "trap.h"
+#include "nicoll/lanai_reguse.h"
 
 /* The pending jump is resolved at the end of this block. */
 #define DISAS_JUMP    DISAS_TARGET_0
@@ -869,37 +870,6 @@ static bool may_write_pc(uint32_t w)
     }
 }
 
-/*
- * Strict mode: the registers instruction w reads or writes (r0, r1, pc
- * left out) and the destination of a data load (*ld, 0 if none). Operands
- * count as read whatever a predicate says; SLI is not a load here (lanai-gcc
- * treats a constant move as an ALU op), a base write-back is not delayed.
- */
-static uint32_t strict_regs(uint32_t w, uint32_t *ld)
-{
-    uint32_t rd = 1u << ((w >> 23) & 31), rs1 = 1u << ((w >> 18) & 31);
-    uint32_t rs2 = 1u << ((w >> 11) & 31), m;
-    bool load = false;
-
-    switch (w >> 28) {
-    case 0x8: load = true; /* fall through */
-    case 0x9: m = rs1 | rd; break;                     /* RM */
-    case 0xA: load = true; /* fall through */
-    case 0xB: case 0xC: m = rs1 | rs2 | rd; break;     /* RRM, RR */
-    case 0xE: m = ((w >> 1) & 1) ? rs1 : 0; break;     /* BR / BRR, SCC */
-    case 0xF:
-        switch ((w >> 16) & 3) {
-        case 0: load = true; m = rd; break;            /* SLS load */
-        case 1: case 2: m = rd; break;                 /* SLS store, SLI */
-        default: load = !((w >> 13) & 1); m = rs1 | rd; break; /* SPLS */
-        }
-        break;
-    default: m = rs1 | rd; break;                      /* RI, special */
-    }
-    *ld = (load && ((w >> 23) & 31) > 2) ? (w >> 23) & 31 : 0;
-    return m & ~7u;
-}
-
 static void lanai_tr_init_disas_context(DisasContextBase *dcb, CPUState *cs)
 {
     DisasContext *dc = container_of(dcb, DisasContext, base);
@@ -952,9 +922,11 @@ static void lanai_tr_translate_insn(DisasContextBase *dcbase, CPUState *cs)
     }
     dc->insn = translator_ldl(dc->env, &dc->base, dc->pc);
     if (dc->env->strict) {
-        uint32_t ld, m = strict_regs(dc->insn, &ld);
+        /* the one register-use table (common/lanai_reguse.c) */
+        struct lanai_reguse u = lanai_reguse(dc->insn);
+
         gen_helper_hazard(cpu_env, tcg_constant_i32(dc->pc),
-                          tcg_constant_i32(m), tcg_constant_i32(ld),
+                          tcg_constant_i32(u.touched), tcg_constant_i32(u.load_rd),
                           tcg_constant_i32(dc->cyc - dc->cyc_synced));
     }
     if (!decode(dc, dc->insn)) {
