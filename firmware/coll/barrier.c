@@ -145,10 +145,11 @@ static void bar_refuse(uint32_t pi, uint32_t status, uint32_t cookie)
 
 static void bar_desc_done(uint32_t pi, uint32_t gen, uint16_t len, bool last, bool ok);
 
-static void bar_cmd(uint32_t pi, const uint32_t *a)
+static void bar_cmd(uint32_t pi, const union nc_cmd *c)
 {
     struct bar *b = &bars[pi];
-    uint32_t hi = a[1], lo = a[2], len = a[3], cookie = a[4];
+    uint32_t hi = c->barrier.bus_hi, lo = c->barrier.bus_lo, len = c->barrier.len;
+    uint32_t cookie = c->barrier.cookie;
 
     PLOG(1);
     if (b->state != B_IDLE)

@@ -491,11 +491,12 @@ static void child_ack(uint32_t src, const struct nc_pkt *h)
 
 /* NC_MC_OP_SEND, or with inl NC_MC_OP_SENDI (the payload in the port's
  * inline area of the host's token: nothing of host memory to check) */
-static void mc_send(uint32_t pi, const uint32_t *a, bool inl)
+static void mc_send(uint32_t pi, const union nc_cmd *c, bool inl)
 {
-    struct mgroup *g = mc_find(a[2]);
-    uint32_t hi = inl ? 0 : a[3], len = inl ? a[3] : a[5], cookie = inl ? a[4] : a[6];
-    uint32_t lo = inl ? 0 : a[4], st = NC_ST_OK;
+    struct mgroup *g = mc_find(c->mcast.group);
+    uint32_t hi = inl ? 0 : c->mc_send.bus_hi, len = inl ? c->mc_sendi.len : c->mc_send.len;
+    uint32_t cookie = inl ? c->mc_sendi.cookie : c->mc_send.cookie;
+    uint32_t lo = inl ? 0 : c->mc_send.bus_lo, st = NC_ST_OK;
 
     if (!g || g->role != G_ROOT)
         st = g && MC_OTHERS(g, pi) ? NC_ST_EPERM : NC_ST_EINVAL;
@@ -509,7 +510,7 @@ static void mc_send(uint32_t pi, const uint32_t *a, bool inl)
     else if (g->qn == MC_QUEUE)
         st = NC_ST_ENORES;
     if (st != NC_ST_OK) {
-        port_event_group(pi, port_gen(pi), NC_EV_SENT, st, cookie, 0, 0, 0, a[2]);
+        port_event_group(pi, port_gen(pi), NC_EV_SENT, st, cookie, 0, 0, 0, c->mcast.group);
         return;
     }
     if (inl)
@@ -808,9 +809,9 @@ static bool mc_raw(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
     return false;
 }
 
-static void mc_set(uint32_t pi, const uint32_t *a)
+static void mc_set(uint32_t pi, const struct nc_cmd_mc_set *set)
 {
-    uint32_t id = a[2], parent = a[3], nch = a[4], first = a[5];
+    uint32_t id = set->group, parent = set->parent, nch = set->nchildren, first = set->first;
     struct mgroup *g = mc_find(id);
 
     if (!id || nch > NC_MC_MAX_CHILDREN || (parent == NC_MC_ROOT && !nch) ||
@@ -860,7 +861,7 @@ static void mc_set(uint32_t pi, const uint32_t *a)
         g->resend = g->resend_end = 1;
     }
     for (uint32_t i = 0; i < 2 && first + i < nch; i++) {
-        uint32_t c = a[6 + i];
+        uint32_t c = set->child[i];
 
         if ((c >> 8) >= n_nodes || (c & 0xFF) >= NC_ABI_PORTS || !route_len(c >> 8)) {
             g->role = G_FREE;
@@ -872,17 +873,17 @@ static void mc_set(uint32_t pi, const uint32_t *a)
     }
 }
 
-static void mc_cmd(uint32_t pi, const uint32_t *a)
+static void mc_cmd(uint32_t pi, const union nc_cmd *c)
 {
-    switch (a[1]) {
+    switch (c->mcast.mc_op) {
     case NC_MC_OP_SET:
-        return mc_set(pi, a);
+        return mc_set(pi, &c->mc_set);
     case NC_MC_OP_SEND:
-        return mc_send(pi, a, false);
+        return mc_send(pi, c, false);
     case NC_MC_OP_SENDI:
-        return mc_send(pi, a, true);
+        return mc_send(pi, c, true);
     case NC_MC_OP_DEL: {
-        struct mgroup *g = mc_find(a[2]);
+        struct mgroup *g = mc_find(c->mc_del.group);
 
         if (!g)
             return mc_refuse(pi, NC_ST_EINVAL);

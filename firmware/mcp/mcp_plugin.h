@@ -34,7 +34,8 @@ struct mcp_coll {
     uint32_t cmd;                   /* its host command (NC_CMD_*); 0: none */
     uint8_t type_first, type_last;  /* its packet types: low bytes, inclusive */
     void (*init)(void);             /* at registration */
-    void (*command)(uint32_t port, const uint32_t *a);
+    void (*command)(uint32_t port, const union nc_cmd *c);  /* read in place in the
+                                                                ring: valid until it returns */
     /* an in-sequence packet of its types from node src */
     void (*packet)(uint32_t src, const struct nc_pkt *h);
     void (*port_open)(uint32_t port);   /* after its generation changed */
@@ -119,7 +120,7 @@ void mcp_timer_need(void);
 void plugin_init(void);
 /* the collective that owns packet type `type`, or NULL */
 const struct mcp_coll *plugin_of_type(uint32_t type);
-bool plugin_command(uint32_t port, const uint32_t *a);   /* false: no one takes it */
+bool plugin_command(uint32_t port, const union nc_cmd *c);   /* false: no one takes it */
 void plugin_port_open(uint32_t port);
 void plugin_port_closed(uint32_t port);
 /* The timer callbacks, if any collective asked for them; true: one wants

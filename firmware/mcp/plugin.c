@@ -60,13 +60,13 @@ const struct mcp_coll *plugin_of_type(uint32_t type)
     return by_type[type & 0xFF];
 }
 
-bool plugin_command(uint32_t port, const uint32_t *a)
+bool plugin_command(uint32_t port, const union nc_cmd *cmd)
 {
-    const struct mcp_coll *c = a[0] < MCP_CMDS ? by_cmd[a[0]] : 0;
+    const struct mcp_coll *c = cmd->op < MCP_CMDS ? by_cmd[cmd->op] : 0;
 
     if (!c)
         return false;
-    c->command(port, a);
+    c->command(port, cmd);
     return true;
 }
 

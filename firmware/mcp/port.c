@@ -208,9 +208,10 @@ static inline __attribute__((always_inline)) void send_message(uint32_t pi, uint
     refuse(pi, op, NC_ST_ENORES, cookie);
 }
 
-static inline __attribute__((always_inline)) void cmd_send(uint32_t pi, const uint32_t *a)
+static inline __attribute__((always_inline)) void cmd_send(uint32_t pi, const struct nc_cmd_send *c)
 {
-    uint32_t hi = a[1], lo = a[2], len = a[3], dst = a[4], dport = a[5], cookie = a[6];
+    uint32_t hi = c->bus_hi, lo = c->bus_lo, len = c->len, dst = c->node, dport = c->port,
+             cookie = c->cookie;
 
     if (dst >= n_nodes || dst >= NC_ABI_MAX_NODES || dport >= NC_ABI_PORTS || len > NC_ABI_MAX_MSG)
         return refuse(pi, NC_CMD_SEND, NC_ST_EINVAL, cookie);
@@ -222,9 +223,10 @@ static inline __attribute__((always_inline)) void cmd_send(uint32_t pi, const ui
 /* An inline send: its payload is in the port's area of the host's token
  * (the cookie), where it stays until the SENT event; build() copies it
  * into the packet (docs/firmware.md "Inline sends"). */
-static inline __attribute__((always_inline)) void cmd_sendi(uint32_t pi, const uint32_t *a)
+static inline __attribute__((always_inline)) void cmd_sendi(uint32_t pi,
+                                                             const struct nc_cmd_sendi *c)
 {
-    uint32_t len = a[1], dst = a[2] >> 8, dport = a[2] & 0xFFu, cookie = a[3];
+    uint32_t len = c->len, dst = c->dst >> 8, dport = c->dst & 0xFFu, cookie = c->cookie;
 
     if (dst >= n_nodes || dst >= NC_ABI_MAX_NODES || dport >= NC_ABI_PORTS ||
         len > NC_ABI_INLINE_MAX || cookie >= NC_ABI_SEND_TOKENS)
@@ -234,10 +236,10 @@ static inline __attribute__((always_inline)) void cmd_sendi(uint32_t pi, const u
                  cookie, 1);
 }
 
-static inline __attribute__((always_inline)) void cmd_recv(uint32_t pi, const uint32_t *a)
+static inline __attribute__((always_inline)) void cmd_recv(uint32_t pi, const struct nc_cmd_recv *c)
 {
     struct port *p = &ports[pi];
-    uint32_t hi = a[1], lo = a[2], len = a[3], cookie = a[4];
+    uint32_t hi = c->bus_hi, lo = c->bus_lo, len = c->len, cookie = c->cookie;
 
     if (len > NC_ABI_MAX_MSG)
         return refuse(pi, NC_CMD_RECV, NC_ST_EINVAL, cookie);
@@ -271,31 +273,31 @@ static void port_reset(struct port *p)
     p->rq_head = 0;
 }
 
-__attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
+__attribute__((noinline)) static void command(uint32_t pi, const union nc_cmd *c)
 {
     struct port *p = &ports[pi];
     volatile struct nc_abi_port *ap = &nc_abi_block.port[pi];
-    uint32_t op = a[0];
+    uint32_t op = c->op;
 
     /* the commands of every message first: a switch tested OPEN, CLOSE
      * and the port's state before them (a dozen instructions each) */
     if (__builtin_expect(op == NC_CMD_SENDI, 1) && p->open)
-        return cmd_sendi(pi, a);
+        return cmd_sendi(pi, &c->sendi);
     if (op == NC_CMD_SEND && p->open)
-        return cmd_send(pi, a);
+        return cmd_send(pi, &c->send);
     if (op == NC_CMD_RECV && p->open)
-        return cmd_recv(pi, a);
+        return cmd_recv(pi, &c->recv);
     switch (op) {
     case NC_CMD_OPEN:
-        if (p->open || !a[3] || (a[3] & (a[3] - 1)))
-            return refuse(pi, a[0], NC_ST_EINVAL, 0);
+        if (p->open || !c->open.ev_slots || (c->open.ev_slots & (c->open.ev_slots - 1)))
+            return refuse(pi, c->op, NC_ST_EINVAL, 0);
         port_reset(p);
         port_send_timeout[pi] = NC_ABI_SEND_TIMEOUT_DEFAULT_US * 2u;     /* 0.5 us ticks */
         p->gen++;
         p->open = 1;
-        p->ev_hi = a[1];
-        p->ev_lo = a[2];
-        p->ev_slots = a[3];
+        p->ev_hi = c->open.ev_bus_hi;
+        p->ev_lo = c->open.ev_bus_lo;
+        p->ev_slots = c->open.ev_slots;
         p->ev_next = 0;
         ap->gen = p->gen;
         ap->state = 1;
@@ -319,31 +321,32 @@ __attribute__((noinline)) static void command(uint32_t pi, const uint32_t *a)
     }
     if (!p->open)
         return;     /* commands of a closed port are ignored */
-    switch (a[0]) {
+    switch (c->op) {
     case NC_CMD_REG:
-        if (a[1] >= NC_ABI_REGIONS || !a[4])
-            return refuse(pi, a[0], NC_ST_EINVAL, 0);
-        p->reg[a[1]].hi = a[2];
-        p->reg[a[1]].lo = a[3];
-        p->reg[a[1]].len = a[4];
-        p->reg[a[1]].valid = 1;
+        if (c->reg.region >= NC_ABI_REGIONS || !c->reg.len)
+            return refuse(pi, c->op, NC_ST_EINVAL, 0);
+        p->reg[c->reg.region].hi = c->reg.bus_hi;
+        p->reg[c->reg.region].lo = c->reg.bus_lo;
+        p->reg[c->reg.region].len = c->reg.len;
+        p->reg[c->reg.region].valid = 1;
         return;
     case NC_CMD_DEREG:
-        if (a[1] >= NC_ABI_REGIONS)
-            return refuse(pi, a[0], NC_ST_EINVAL, 0);
-        p->reg[a[1]].valid = 0;
+        if (c->dereg.region >= NC_ABI_REGIONS)
+            return refuse(pi, c->op, NC_ST_EINVAL, 0);
+        p->reg[c->dereg.region].valid = 0;
         return;
     /* RECV, SEND and SENDI of an open port went above */
     case NC_CMD_TIMEOUT:
         /* the send time-out of this port's messages (tx.c's tx_timer reads
          * it when one of them stalls) */
-        if (a[1] > NC_ABI_SEND_TIMEOUT_MAX_US)
-            return refuse(pi, a[0], NC_ST_EINVAL, 0);
-        port_send_timeout[pi] = (a[1] ? a[1] : NC_ABI_SEND_TIMEOUT_DEFAULT_US) * 2u;
+        if (c->timeout.timeout_us > NC_ABI_SEND_TIMEOUT_MAX_US)
+            return refuse(pi, c->op, NC_ST_EINVAL, 0);
+        port_send_timeout[pi] =
+            (c->timeout.timeout_us ? c->timeout.timeout_us : NC_ABI_SEND_TIMEOUT_DEFAULT_US) * 2u;
         return;
     default:
-        if (!plugin_command(pi, a))
-            refuse(pi, a[0], NC_ST_EINVAL, 0);
+        if (!plugin_command(pi, c))
+            refuse(pi, c->op, NC_ST_EINVAL, 0);
         return;
     }
 }
@@ -358,7 +361,7 @@ __attribute__((noinline)) static void port_command(uint32_t pi)
     /* read in place, not copied: the host writes this slot again only
      * after ap->cons has moved past it, below */
     ports[pi].cons = cons + 1;
-    command(pi, (const uint32_t *)ap->cmd[cons % NC_ABI_CMD_SLOTS]);
+    command(pi, (const union nc_cmd *)ap->cmd[cons % NC_ABI_CMD_SLOTS]);
     ap->cons = cons + 1;
 }
 

@@ -100,12 +100,38 @@ unsigned nc_node_count(const nc_port *p) { return p->nodes; }
 unsigned nc_send_tokens(const nc_port *p) { return NC_ABI_SEND_TOKENS - p->nsend; }
 unsigned nc_recv_tokens(const nc_port *p) { return NC_ABI_RECV_TOKENS - p->nrecv; }
 
-/* Write one command into the ring: its first n words (the rest of the
- * slot is not the command's), opcode last within the slot, then prod.
- * Every command is one post: the library's cost of building it (host.post
- * on the emulated host) comes before its PIO writes. */
-static int command(nc_port *p, const uint32_t *w, unsigned n)
+/* The words of c the host writes (nc_abi.h): up to the last field before
+ * the struct's pad; a multicast SET (its second child in word 7) or DEL,
+ * the whole slot. */
+static unsigned cmd_words(const union nc_cmd *c)
 {
+    switch (c->op) {
+    case NC_CMD_OPEN: return offsetof(struct nc_cmd_open, pad) / 4;
+    case NC_CMD_CLOSE: return offsetof(struct nc_cmd_close, pad) / 4;
+    case NC_CMD_REG: return offsetof(struct nc_cmd_reg, pad) / 4;
+    case NC_CMD_DEREG: return offsetof(struct nc_cmd_dereg, pad) / 4;
+    case NC_CMD_RECV: return offsetof(struct nc_cmd_recv, pad) / 4;
+    case NC_CMD_SEND: return offsetof(struct nc_cmd_send, pad) / 4;
+    case NC_CMD_BARRIER: return offsetof(struct nc_cmd_barrier, pad) / 4;
+    case NC_CMD_TIMEOUT: return offsetof(struct nc_cmd_timeout, pad) / 4;
+    case NC_CMD_SENDI: return offsetof(struct nc_cmd_sendi, pad) / 4;
+    case NC_CMD_MCAST:
+        switch (c->mcast.mc_op) {
+        case NC_MC_OP_SEND: return offsetof(struct nc_cmd_mc_send, pad) / 4;
+        case NC_MC_OP_SENDI: return offsetof(struct nc_cmd_mc_sendi, pad) / 4;
+        default: return NC_CMD_WORDS;
+        }
+    default: return NC_CMD_WORDS;
+    }
+}
+
+/* Write command c into the ring: the words it uses (the rest of the slot
+ * is not the command's), opcode last within the slot, then prod. Every
+ * command is one post: the library's cost of building it (host.post on
+ * the emulated host) comes before its PIO writes. */
+static int command(nc_port *p, const union nc_cmd *c)
+{
+    unsigned n = cmd_words(c);
     uint8_t slot[4 * NC_CMD_WORDS];
     uint32_t off;
 
@@ -122,10 +148,10 @@ static int command(nc_port *p, const uint32_t *w, unsigned n)
     p->be->post_cost(p->be);
     off = p->pbase + NC_ABI_PORT_CMD(p->prod % NC_ABI_CMD_SLOTS);
     for (unsigned i = 1; i < n; i++)
-        nc_put_be32(slot + 4 * i, w[i]);
+        nc_put_be32(slot + 4 * i, c->w[i]);
     if (n > 1)
         p->be->write_block(p->be, off + 4, slot + 4, 4 * (n - 1));
-    p->be->write32(p->be, off, w[0]);
+    p->be->write32(p->be, off, c->op);
     p->prod++;
     p->be->write32(p->be, p->pbase + NC_ABI_PORT_PROD, p->prod);
     return NC_OK;
@@ -171,7 +197,8 @@ static int inline_from_env(unsigned *max)
 int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
 {
     nc_port *p;
-    uint32_t sram, w[NC_CMD_WORDS] = { 0 };
+    uint32_t sram;
+    union nc_cmd c = { .open.op = NC_CMD_OPEN };
     int rc;
 
     *out = NULL;
@@ -222,11 +249,10 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
     memset(p->ev, 0, EV_SLOTS * 4 * NC_EV_WORDS);
     /* the host interrupt: the MCP raises HOST_SIG after each event */
     be->write32(be, L9_BAR_SPECIAL + L9_EIMR, L9_ISR_HOST_SIG);
-    w[0] = NC_CMD_OPEN;
-    w[1] = (uint32_t)(p->ev_bus >> 32);
-    w[2] = (uint32_t)p->ev_bus;
-    w[3] = EV_SLOTS;
-    command(p, w, 4);
+    c.open.ev_bus_hi = (uint32_t)(p->ev_bus >> 32);
+    c.open.ev_bus_lo = (uint32_t)p->ev_bus;
+    c.open.ev_slots = EV_SLOTS;
+    command(p, &c);
     for (unsigned i = 0; i < OPEN_POLLS; i++) {
         if (be->read32(be, p->pbase + NC_ABI_PORT_STATE) == 1) {
             *out = p;
@@ -241,12 +267,12 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
 
 int nc_close(nc_port *p)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_CLOSE };
+    const union nc_cmd c = { .close.op = NC_CMD_CLOSE };
     int rc;
 
     if (!p)
         return NC_EINVAL;
-    rc = command(p, w, 1);
+    rc = command(p, &c);
     /* wait until the MCP closed it, so a new process can open it */
     for (unsigned i = 0; rc == NC_OK && i < OPEN_POLLS; i++) {
         if (p->be->read32(p->be, p->pbase + NC_ABI_PORT_STATE) == 0)
@@ -304,7 +330,7 @@ static bool bus_of(const void *buf, size_t len, uint64_t *bus)
 
 int nc_register(nc_port *p, void *buf, size_t len)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_REG };
+    union nc_cmd c = { .reg.op = NC_CMD_REG };
     uint64_t bus;
 
     if (!p || !buf || !len || len > UINT32_MAX)
@@ -317,18 +343,18 @@ int nc_register(nc_port *p, void *buf, size_t len)
         p->reg[i].used = true;
         p->reg[i].buf = buf;
         p->reg[i].len = len;
-        w[1] = i;
-        w[2] = (uint32_t)(bus >> 32);
-        w[3] = (uint32_t)bus;
-        w[4] = (uint32_t)len;
-        return command(p, w, 5);
+        c.reg.region = i;
+        c.reg.bus_hi = (uint32_t)(bus >> 32);
+        c.reg.bus_lo = (uint32_t)bus;
+        c.reg.len = (uint32_t)len;
+        return command(p, &c);
     }
     return NC_ENOREGION;
 }
 
 int nc_deregister(nc_port *p, void *buf)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_DEREG };
+    union nc_cmd c = { .dereg.op = NC_CMD_DEREG };
 
     if (!p)
         return NC_EINVAL;
@@ -336,8 +362,8 @@ int nc_deregister(nc_port *p, void *buf)
         if (!p->reg[i].used || p->reg[i].buf != buf)
             continue;
         p->reg[i].used = false;
-        w[1] = i;
-        return command(p, w, 2);
+        c.dereg.region = i;
+        return command(p, &c);
     }
     return NC_EINVAL;
 }
@@ -355,7 +381,7 @@ static int take(struct tok *t, unsigned n, unsigned *held)
 
 int nc_provide_recv(nc_port *p, void *buf, size_t len, void *ctx)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_RECV };
+    union nc_cmd c = { .recv.op = NC_CMD_RECV };
     uint64_t bus = 0;
     int k;
 
@@ -366,11 +392,11 @@ int nc_provide_recv(nc_port *p, void *buf, size_t len, void *ctx)
     if ((k = take(p->rtok, NC_ABI_RECV_TOKENS, &p->nrecv)) < 0)
         return NC_EAGAIN;
     p->rtok[k] = (struct tok){ true, ctx, buf, len, 0, 0 };
-    w[1] = (uint32_t)(bus >> 32);
-    w[2] = (uint32_t)bus;
-    w[3] = (uint32_t)len;
-    w[4] = (uint32_t)k;
-    return command(p, w, 5);
+    c.recv.bus_hi = (uint32_t)(bus >> 32);
+    c.recv.bus_lo = (uint32_t)bus;
+    c.recv.len = (uint32_t)len;
+    c.recv.cookie = (uint32_t)k;
+    return command(p, &c);
 }
 
 _Static_assert(NC_INLINE_MAX == NC_ABI_INLINE_MAX, "the API's inline limit is the ABI's");
@@ -380,12 +406,12 @@ _Static_assert(NC_SEND_TIMEOUT_DEFAULT_US == NC_ABI_SEND_TIMEOUT_DEFAULT_US &&
 
 int nc_set_send_timeout(nc_port *p, uint32_t timeout_us)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_TIMEOUT };
+    union nc_cmd c = { .timeout.op = NC_CMD_TIMEOUT };
 
     if (!p || timeout_us > NC_SEND_TIMEOUT_MAX_US)
         return NC_EINVAL;
-    w[1] = timeout_us;
-    return command(p, w, 2);
+    c.timeout.timeout_us = timeout_us;
+    return command(p, &c);
 }
 
 /* Is [buf, buf+len) inside a region this port registered? (What the MCP's
@@ -415,7 +441,7 @@ static void write_inline(nc_port *p, unsigned k, const void *buf, size_t len)
 
 int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t len, void *ctx)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_SEND };
+    union nc_cmd c;
     uint64_t bus = 0;
     int k;
 
@@ -434,19 +460,14 @@ int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t le
          * for any size. */
         if (len)
             write_inline(p, (unsigned)k, buf, len);
-        w[0] = NC_CMD_SENDI;
-        w[1] = (uint32_t)len;
-        w[2] = node << 8 | port;
-        w[3] = (uint32_t)k;
-        return command(p, w, 4);
+        c.sendi = (struct nc_cmd_sendi){ .op = NC_CMD_SENDI, .len = (uint32_t)len,
+                                         .dst = node << 8 | port, .cookie = (uint32_t)k };
+        return command(p, &c);
     }
-    w[1] = (uint32_t)(bus >> 32);
-    w[2] = (uint32_t)bus;
-    w[3] = (uint32_t)len;
-    w[4] = node;
-    w[5] = port;
-    w[6] = (uint32_t)k;
-    return command(p, w, 7);
+    c.send = (struct nc_cmd_send){ .op = NC_CMD_SEND, .bus_hi = (uint32_t)(bus >> 32),
+                                   .bus_lo = (uint32_t)bus, .len = (uint32_t)len,
+                                   .node = node, .port = port, .cookie = (uint32_t)k };
+    return command(p, &c);
 }
 
 int nc_set_inline_max(nc_port *p, size_t bytes)
@@ -594,7 +615,7 @@ static unsigned encode(const nc_port *p, const nc_barrier *b, uint8_t *w)
 
 int nc_barrier_start(nc_port *p, const nc_barrier *b, void *ctx)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_BARRIER };
+    union nc_cmd c = { .barrier.op = NC_CMD_BARRIER };
     uint8_t list[4 * (1 + NC_BAR_MAX_STEPS)];
     unsigned words;
     int rc;
@@ -618,17 +639,17 @@ int nc_barrier_start(nc_port *p, const nc_barrier *b, void *ctx)
         p->bar_buf = buf;
     }
     if (words == p->bar_last_words && !memcmp(list, p->bar_buf, 4 * words)) {
-        w[3] = 0;       /* the NIC still holds this list: no DMA */
+        c.barrier.len = 0;      /* the NIC still holds this list: no DMA */
     } else {
         memcpy(p->bar_buf, list, 4 * words);
         p->bar_last_words = words;
-        w[3] = 4 * words;
+        c.barrier.len = 4 * words;
     }
-    w[1] = (uint32_t)(p->bar_bus >> 32);
-    w[2] = (uint32_t)p->bar_bus;
-    w[4] = 0;
+    c.barrier.bus_hi = (uint32_t)(p->bar_bus >> 32);
+    c.barrier.bus_lo = (uint32_t)p->bar_bus;
+    c.barrier.cookie = 0;
     p->bar_ctx = ctx;
-    if ((rc = command(p, w, 5)) != NC_OK)
+    if ((rc = command(p, &c)) != NC_OK)
         return rc;
     p->bar_busy = true;
     return NC_OK;
@@ -691,7 +712,7 @@ static bool member_ok(const nc_port *p, nc_member m)
 int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_member *dests,
                        unsigned n)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_MCAST, NC_MC_OP_SET, group };
+    union nc_cmd c = { .mc_set = { .op = NC_CMD_MCAST, .mc_op = NC_MC_OP_SET, .group = group } };
     bool is_root, is_dest = false;
     int rc;
 
@@ -707,17 +728,17 @@ int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_memb
     if (!is_root && !is_dest)
         return NC_EINVAL;       /* not a member */
     if (!is_root) {
-        w[3] = NC_MC_MEMBER(root.node, root.port);
-        return command(p, w, NC_CMD_WORDS);
+        c.mc_set.parent = NC_MC_MEMBER(root.node, root.port);
+        return command(p, &c);
     }
     /* the root's entry: the destinations, two a command */
-    w[3] = NC_MC_ROOT;
-    w[4] = n;
+    c.mc_set.parent = NC_MC_ROOT;
+    c.mc_set.nchildren = n;
     for (unsigned i = 0; i < n; i += 2) {
-        w[5] = i;
-        w[6] = NC_MC_MEMBER(dests[i].node, dests[i].port);
-        w[7] = i + 1 < n ? NC_MC_MEMBER(dests[i + 1].node, dests[i + 1].port) : 0;
-        if ((rc = command(p, w, NC_CMD_WORDS)) != NC_OK)
+        c.mc_set.first = i;
+        c.mc_set.child[0] = NC_MC_MEMBER(dests[i].node, dests[i].port);
+        c.mc_set.child[1] = i + 1 < n ? NC_MC_MEMBER(dests[i + 1].node, dests[i + 1].port) : 0;
+        if ((rc = command(p, &c)) != NC_OK)
             return rc;
     }
     return NC_OK;
@@ -726,24 +747,25 @@ int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_memb
 int nc_group_write(nc_port *p, uint32_t group, const nc_member *parent,
                    const nc_member *children, unsigned nch)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_MCAST, NC_MC_OP_SET, group };
+    union nc_cmd c = { .mc_set = { .op = NC_CMD_MCAST, .mc_op = NC_MC_OP_SET, .group = group } };
     int rc;
 
     if (!p || !group || nch > NC_GROUP_MAX_CHILDREN || (!parent && !nch) ||
         (parent && !member_ok(p, *parent)))
         return NC_EINVAL;
-    w[3] = parent ? NC_MC_MEMBER(parent->node, parent->port) : NC_MC_ROOT;
-    w[4] = nch;
+    c.mc_set.parent = parent ? NC_MC_MEMBER(parent->node, parent->port) : NC_MC_ROOT;
+    c.mc_set.nchildren = nch;
     /* two children a command; a leaf's entry is one command */
     for (unsigned i = 0; i == 0 || i < nch; i += 2) {
-        w[5] = i;
-        w[6] = i < nch ? NC_MC_MEMBER(children[i].node, children[i].port) : 0;
-        w[7] = i + 1 < nch ? NC_MC_MEMBER(children[i + 1].node, children[i + 1].port) : 0;
+        c.mc_set.first = i;
+        c.mc_set.child[0] = i < nch ? NC_MC_MEMBER(children[i].node, children[i].port) : 0;
+        c.mc_set.child[1] =
+            i + 1 < nch ? NC_MC_MEMBER(children[i + 1].node, children[i + 1].port) : 0;
         if (i < nch && !member_ok(p, children[i]))
             return NC_EINVAL;
         if (i + 1 < nch && !member_ok(p, children[i + 1]))
             return NC_EINVAL;
-        if ((rc = command(p, w, NC_CMD_WORDS)) != NC_OK)
+        if ((rc = command(p, &c)) != NC_OK)
             return rc;
     }
     return NC_OK;
@@ -751,16 +773,18 @@ int nc_group_write(nc_port *p, uint32_t group, const nc_member *parent,
 
 int nc_group_destroy(nc_port *p, uint32_t group)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_MCAST, NC_MC_OP_DEL, group };
+    const union nc_cmd c = {
+        .mc_del = { .op = NC_CMD_MCAST, .mc_op = NC_MC_OP_DEL, .group = group }
+    };
 
     if (!p || !group)
         return NC_EINVAL;
-    return command(p, w, NC_CMD_WORDS);
+    return command(p, &c);
 }
 
 int nc_mcast(nc_port *p, uint32_t group, const void *buf, size_t len, void *ctx)
 {
-    uint32_t w[NC_CMD_WORDS] = { NC_CMD_MCAST, NC_MC_OP_SEND, group };
+    union nc_cmd c;
     uint64_t bus = 0;
     int k;
 
@@ -774,14 +798,14 @@ int nc_mcast(nc_port *p, uint32_t group, const void *buf, size_t len, void *ctx)
     if (len && len <= p->inline_max && registered(p, buf, len)) {
         /* small: inline, as nc_send (NC_MC_OP_SENDI) */
         write_inline(p, (unsigned)k, buf, len);
-        w[1] = NC_MC_OP_SENDI;
-        w[3] = (uint32_t)len;
-        w[4] = (uint32_t)k;
-        return command(p, w, 5);
+        c.mc_sendi = (struct nc_cmd_mc_sendi){ .op = NC_CMD_MCAST, .mc_op = NC_MC_OP_SENDI,
+                                               .group = group, .len = (uint32_t)len,
+                                               .cookie = (uint32_t)k };
+        return command(p, &c);
     }
-    w[3] = (uint32_t)(bus >> 32);
-    w[4] = (uint32_t)bus;
-    w[5] = (uint32_t)len;
-    w[6] = (uint32_t)k;
-    return command(p, w, 7);
+    c.mc_send = (struct nc_cmd_mc_send){ .op = NC_CMD_MCAST, .mc_op = NC_MC_OP_SEND,
+                                         .group = group, .bus_hi = (uint32_t)(bus >> 32),
+                                         .bus_lo = (uint32_t)bus, .len = (uint32_t)len,
+                                         .cookie = (uint32_t)k };
+    return command(p, &c);
 }

@@ -33,40 +33,31 @@
 #define NICOLL_NC_ABI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "nc_limits.h"
 
 #define NC_ABI_MAGIC   0x4E434142u /* "NCAB" */
 #define NC_ABI_VERSION 2u
 
-/* Command opcodes (word 0 of a slot). */
-#define NC_CMD_OPEN      1u /* a1 ev_bus_hi, a2 ev_bus_lo, a3 ev_slots */
-#define NC_CMD_CLOSE     2u
-#define NC_CMD_REG       3u /* a1 region index, a2 bus_hi, a3 bus_lo, a4 len */
-#define NC_CMD_DEREG     4u /* a1 region index */
-#define NC_CMD_RECV      5u /* a1 bus_hi, a2 bus_lo, a3 len, a4 cookie */
-#define NC_CMD_SEND      6u /* a1 bus_hi, a2 bus_lo, a3 len, a4 dst node, a5 dst port, a6 cookie */
-#define NC_CMD_BARRIER   7u /* a1 bus_hi, a2 bus_lo, a3 len (0: the steps of this port's
-                               previous barrier again, no DMA), a4 cookie; docs/barrier.md */
-#define NC_CMD_TIMEOUT   8u /* a1 send time-out in microseconds (0: the default) */
-#define NC_CMD_MCAST     9u /* multicast (firmware/coll/mcast.c, docs/multicast.md); a1 the
-                               operation NC_MC_OP_*, then its words: */
-#define NC_MC_OP_SET   1u   /* a2 group id (not 0), a3 parent NC_MC_MEMBER or NC_MC_ROOT,
-                               a4 children in all, a5 index of the first child below,
-                               a6, a7 up to two children (NC_MC_MEMBER); the entry is
-                               usable once every child is set; NC_EV_ERROR on refusal */
-#define NC_MC_OP_DEL   2u   /* a2 group id */
-#define NC_MC_OP_SEND  3u   /* a2 group id, a3 bus_hi, a4 bus_lo, a5 len, a6 cookie: from
-                               the root to every child; NC_EV_SENT (word 7 the group id)
-                               once every child acknowledged all of it */
-#define NC_MC_OP_SENDI 4u   /* a2 group id, a3 len (<= NC_ABI_INLINE_MAX), a4 cookie (the
-                               host's send token): NC_MC_OP_SEND of an inline payload, in
-                               the port's sdata[cookie] (as NC_CMD_SENDI) */
-#define NC_MC_MEMBER(node, port) ((uint32_t)(node) << 8 | (port))
-#define NC_MC_ROOT     0xFFFFFFFFu
-#define NC_CMD_SENDI    10u /* a1 len (<= NC_ABI_INLINE_MAX), a2 dst node << 8 | dst port,
-                               a3 cookie (the host's send token, < NC_ABI_SEND_TOKENS):
-                               the payload is in the port's sdata[cookie] */
+/* Command opcodes (word 0 of a slot); each command's words are its struct
+ * below. */
+#define NC_CMD_OPEN      1u /* struct nc_cmd_open */
+#define NC_CMD_CLOSE     2u /* struct nc_cmd_close */
+#define NC_CMD_REG       3u /* struct nc_cmd_reg */
+#define NC_CMD_DEREG     4u /* struct nc_cmd_dereg */
+#define NC_CMD_RECV      5u /* struct nc_cmd_recv */
+#define NC_CMD_SEND      6u /* struct nc_cmd_send */
+#define NC_CMD_BARRIER   7u /* struct nc_cmd_barrier; docs/barrier.md */
+#define NC_CMD_TIMEOUT   8u /* struct nc_cmd_timeout */
+#define NC_CMD_MCAST     9u /* multicast: struct nc_cmd_mcast, word 1 the operation: */
+#define NC_MC_OP_SET   1u   /* struct nc_cmd_mc_set */
+#define NC_MC_OP_DEL   2u   /* struct nc_cmd_mc_del */
+#define NC_MC_OP_SEND  3u   /* struct nc_cmd_mc_send */
+#define NC_MC_OP_SENDI 4u   /* struct nc_cmd_mc_sendi */
+#define NC_MC_MEMBER(node, port) ((uint32_t)(node) << 8 | (port))  /* a member in one word */
+#define NC_MC_ROOT     0xFFFFFFFFu  /* nc_cmd_mc_set.parent of the root's entry */
+#define NC_CMD_SENDI    10u /* struct nc_cmd_sendi */
 
 /* The send time-out (docs/firmware.md "Send time-outs"): a message whose
  * connection has made no progress (no packet acknowledged) for this long
@@ -118,6 +109,159 @@
  * later), the DMA path costs one host-memory read and the MCP's DMA
  * set-up and completion (docs/firmware.md "Inline sends" has the numbers). */
 #define NC_ABI_INLINE_MAX 128u
+
+/* The commands: one struct each (multicast: one per operation), every one
+ * NC_CMD_WORDS words with the opcode in word 0, and union nc_cmd of them
+ * all; the host posts a union, the MCP reads the slot in place as one. The
+ * host writes the words a command uses (up to its last named field before
+ * 'pad'; a multicast SET or DEL the whole slot); pad words are not read.
+ * Host memory is given as its bus address in two words, bus_hi and bus_lo;
+ * a cookie comes back in the command's events. */
+struct nc_cmd_open {
+    uint32_t op;            /* NC_CMD_OPEN */
+    uint32_t ev_bus_hi;     /* the event ring in host memory */
+    uint32_t ev_bus_lo;
+    uint32_t ev_slots;      /* its slots: a power of 2 */
+    uint32_t pad[4];
+};
+
+struct nc_cmd_close {
+    uint32_t op;            /* NC_CMD_CLOSE */
+    uint32_t pad[7];
+};
+
+struct nc_cmd_reg {
+    uint32_t op;            /* NC_CMD_REG */
+    uint32_t region;        /* index, < NC_ABI_REGIONS */
+    uint32_t bus_hi;
+    uint32_t bus_lo;
+    uint32_t len;           /* bytes, not 0 */
+    uint32_t pad[3];
+};
+
+struct nc_cmd_dereg {
+    uint32_t op;            /* NC_CMD_DEREG */
+    uint32_t region;        /* index, < NC_ABI_REGIONS */
+    uint32_t pad[6];
+};
+
+struct nc_cmd_recv {
+    uint32_t op;            /* NC_CMD_RECV */
+    uint32_t bus_hi;        /* the receive buffer */
+    uint32_t bus_lo;
+    uint32_t len;
+    uint32_t cookie;        /* the host's receive token */
+    uint32_t pad[3];
+};
+
+struct nc_cmd_send {
+    uint32_t op;            /* NC_CMD_SEND */
+    uint32_t bus_hi;        /* the message, fetched by DMA */
+    uint32_t bus_lo;
+    uint32_t len;
+    uint32_t node;          /* destination */
+    uint32_t port;
+    uint32_t cookie;        /* the host's send token */
+    uint32_t pad;
+};
+
+struct nc_cmd_barrier {
+    uint32_t op;            /* NC_CMD_BARRIER (docs/barrier.md) */
+    uint32_t bus_hi;        /* the barrier buffer */
+    uint32_t bus_lo;
+    uint32_t len;           /* bytes; 0: the steps of this port's previous
+                               barrier again, no DMA */
+    uint32_t cookie;
+    uint32_t pad[3];
+};
+
+struct nc_cmd_timeout {
+    uint32_t op;            /* NC_CMD_TIMEOUT */
+    uint32_t timeout_us;    /* the port's send time-out, microseconds (0: the
+                               default), at most NC_ABI_SEND_TIMEOUT_MAX_US */
+    uint32_t pad[6];
+};
+
+/* The node and port in one word: the command is four words, the cost of
+ * the smallest messages being the host's PIO writes. */
+struct nc_cmd_sendi {
+    uint32_t op;            /* NC_CMD_SENDI */
+    uint32_t len;           /* <= NC_ABI_INLINE_MAX */
+    uint32_t dst;           /* destination node << 8 | port */
+    uint32_t cookie;        /* the host's send token, < NC_ABI_SEND_TOKENS:
+                               the payload is in the port's sdata[cookie] */
+    uint32_t pad[4];
+};
+
+/* Multicast (firmware/coll/mcast.c, docs/multicast.md): word 1 the
+ * operation NC_MC_OP_*, word 2 the group id (not 0). */
+struct nc_cmd_mcast {
+    uint32_t op;            /* NC_CMD_MCAST */
+    uint32_t mc_op;         /* NC_MC_OP_* */
+    uint32_t group;
+    uint32_t pad[5];
+};
+
+/* The entry is usable once every child is set; NC_EV_ERROR on refusal. */
+struct nc_cmd_mc_set {
+    uint32_t op;            /* NC_CMD_MCAST */
+    uint32_t mc_op;         /* NC_MC_OP_SET */
+    uint32_t group;
+    uint32_t parent;        /* NC_MC_MEMBER or NC_MC_ROOT */
+    uint32_t nchildren;     /* children in all */
+    uint32_t first;         /* index of child[0] among them */
+    uint32_t child[2];      /* up to two children (NC_MC_MEMBER) */
+};
+
+struct nc_cmd_mc_del {
+    uint32_t op;            /* NC_CMD_MCAST */
+    uint32_t mc_op;         /* NC_MC_OP_DEL */
+    uint32_t group;
+    uint32_t pad[5];
+};
+
+/* From the root to every child; NC_EV_SENT (word 7 the group id) once
+ * every child acknowledged all of it. */
+struct nc_cmd_mc_send {
+    uint32_t op;            /* NC_CMD_MCAST */
+    uint32_t mc_op;         /* NC_MC_OP_SEND */
+    uint32_t group;
+    uint32_t bus_hi;        /* the message, fetched by DMA */
+    uint32_t bus_lo;
+    uint32_t len;
+    uint32_t cookie;        /* the host's send token */
+    uint32_t pad;
+};
+
+/* NC_MC_OP_SEND of an inline payload, in the port's sdata[cookie] (as
+ * NC_CMD_SENDI). */
+struct nc_cmd_mc_sendi {
+    uint32_t op;            /* NC_CMD_MCAST */
+    uint32_t mc_op;         /* NC_MC_OP_SENDI */
+    uint32_t group;
+    uint32_t len;           /* <= NC_ABI_INLINE_MAX */
+    uint32_t cookie;        /* the host's send token, < NC_ABI_SEND_TOKENS */
+    uint32_t pad[3];
+};
+
+union nc_cmd {
+    uint32_t op;                    /* word 0 of every command: NC_CMD_* */
+    uint32_t w[NC_CMD_WORDS];       /* the slot's words */
+    struct nc_cmd_open open;
+    struct nc_cmd_close close;
+    struct nc_cmd_reg reg;
+    struct nc_cmd_dereg dereg;
+    struct nc_cmd_recv recv;
+    struct nc_cmd_send send;
+    struct nc_cmd_barrier barrier;
+    struct nc_cmd_timeout timeout;
+    struct nc_cmd_sendi sendi;
+    struct nc_cmd_mcast mcast;
+    struct nc_cmd_mc_set mc_set;
+    struct nc_cmd_mc_del mc_del;
+    struct nc_cmd_mc_send mc_send;
+    struct nc_cmd_mc_sendi mc_sendi;
+};
 
 /* Per-port block in SRAM. */
 struct nc_abi_port {
@@ -178,5 +322,102 @@ _Static_assert(sizeof(struct nc_abi_port) == NC_ABI_OFF_PORT(1) - NC_ABI_OFF_POR
 _Static_assert(sizeof(((struct nc_abi *)0)->routes[0]) == 1u + NC_ABI_MAX_ROUTE,
                "a route slot is a length byte and NC_ABI_MAX_ROUTE route bytes");
 _Static_assert(NC_BAR_MAX_STEPS <= 0xFFFFu, "the barrier header's step count is 16 bits");
+
+/* Every field of every command at its word. */
+#define NC_CMD_AT(cmd, field, word) \
+    _Static_assert(offsetof(struct nc_cmd_##cmd, field) == 4u * (word), \
+                   "nc_cmd_" #cmd "." #field " is word " #word)
+NC_CMD_AT(open, op, 0);
+NC_CMD_AT(open, ev_bus_hi, 1);
+NC_CMD_AT(open, ev_bus_lo, 2);
+NC_CMD_AT(open, ev_slots, 3);
+NC_CMD_AT(open, pad, 4);
+_Static_assert(sizeof(struct nc_cmd_open) == 4u * NC_CMD_WORDS, "nc_cmd_open: one slot");
+NC_CMD_AT(close, op, 0);
+NC_CMD_AT(close, pad, 1);
+_Static_assert(sizeof(struct nc_cmd_close) == 4u * NC_CMD_WORDS, "nc_cmd_close: one slot");
+NC_CMD_AT(reg, op, 0);
+NC_CMD_AT(reg, region, 1);
+NC_CMD_AT(reg, bus_hi, 2);
+NC_CMD_AT(reg, bus_lo, 3);
+NC_CMD_AT(reg, len, 4);
+NC_CMD_AT(reg, pad, 5);
+_Static_assert(sizeof(struct nc_cmd_reg) == 4u * NC_CMD_WORDS, "nc_cmd_reg: one slot");
+NC_CMD_AT(dereg, op, 0);
+NC_CMD_AT(dereg, region, 1);
+NC_CMD_AT(dereg, pad, 2);
+_Static_assert(sizeof(struct nc_cmd_dereg) == 4u * NC_CMD_WORDS, "nc_cmd_dereg: one slot");
+NC_CMD_AT(recv, op, 0);
+NC_CMD_AT(recv, bus_hi, 1);
+NC_CMD_AT(recv, bus_lo, 2);
+NC_CMD_AT(recv, len, 3);
+NC_CMD_AT(recv, cookie, 4);
+NC_CMD_AT(recv, pad, 5);
+_Static_assert(sizeof(struct nc_cmd_recv) == 4u * NC_CMD_WORDS, "nc_cmd_recv: one slot");
+NC_CMD_AT(send, op, 0);
+NC_CMD_AT(send, bus_hi, 1);
+NC_CMD_AT(send, bus_lo, 2);
+NC_CMD_AT(send, len, 3);
+NC_CMD_AT(send, node, 4);
+NC_CMD_AT(send, port, 5);
+NC_CMD_AT(send, cookie, 6);
+NC_CMD_AT(send, pad, 7);
+_Static_assert(sizeof(struct nc_cmd_send) == 4u * NC_CMD_WORDS, "nc_cmd_send: one slot");
+NC_CMD_AT(barrier, op, 0);
+NC_CMD_AT(barrier, bus_hi, 1);
+NC_CMD_AT(barrier, bus_lo, 2);
+NC_CMD_AT(barrier, len, 3);
+NC_CMD_AT(barrier, cookie, 4);
+NC_CMD_AT(barrier, pad, 5);
+_Static_assert(sizeof(struct nc_cmd_barrier) == 4u * NC_CMD_WORDS, "nc_cmd_barrier: one slot");
+NC_CMD_AT(timeout, op, 0);
+NC_CMD_AT(timeout, timeout_us, 1);
+NC_CMD_AT(timeout, pad, 2);
+_Static_assert(sizeof(struct nc_cmd_timeout) == 4u * NC_CMD_WORDS, "nc_cmd_timeout: one slot");
+NC_CMD_AT(sendi, op, 0);
+NC_CMD_AT(sendi, len, 1);
+NC_CMD_AT(sendi, dst, 2);
+NC_CMD_AT(sendi, cookie, 3);
+NC_CMD_AT(sendi, pad, 4);
+_Static_assert(sizeof(struct nc_cmd_sendi) == 4u * NC_CMD_WORDS, "nc_cmd_sendi: one slot");
+NC_CMD_AT(mcast, op, 0);
+NC_CMD_AT(mcast, mc_op, 1);
+NC_CMD_AT(mcast, group, 2);
+NC_CMD_AT(mcast, pad, 3);
+_Static_assert(sizeof(struct nc_cmd_mcast) == 4u * NC_CMD_WORDS, "nc_cmd_mcast: one slot");
+NC_CMD_AT(mc_set, op, 0);
+NC_CMD_AT(mc_set, mc_op, 1);
+NC_CMD_AT(mc_set, group, 2);
+NC_CMD_AT(mc_set, parent, 3);
+NC_CMD_AT(mc_set, nchildren, 4);
+NC_CMD_AT(mc_set, first, 5);
+NC_CMD_AT(mc_set, child, 6);
+_Static_assert(sizeof(struct nc_cmd_mc_set) == 4u * NC_CMD_WORDS, "nc_cmd_mc_set: one slot");
+NC_CMD_AT(mc_del, op, 0);
+NC_CMD_AT(mc_del, mc_op, 1);
+NC_CMD_AT(mc_del, group, 2);
+NC_CMD_AT(mc_del, pad, 3);
+_Static_assert(sizeof(struct nc_cmd_mc_del) == 4u * NC_CMD_WORDS, "nc_cmd_mc_del: one slot");
+NC_CMD_AT(mc_send, op, 0);
+NC_CMD_AT(mc_send, mc_op, 1);
+NC_CMD_AT(mc_send, group, 2);
+NC_CMD_AT(mc_send, bus_hi, 3);
+NC_CMD_AT(mc_send, bus_lo, 4);
+NC_CMD_AT(mc_send, len, 5);
+NC_CMD_AT(mc_send, cookie, 6);
+NC_CMD_AT(mc_send, pad, 7);
+_Static_assert(sizeof(struct nc_cmd_mc_send) == 4u * NC_CMD_WORDS, "nc_cmd_mc_send: one slot");
+NC_CMD_AT(mc_sendi, op, 0);
+NC_CMD_AT(mc_sendi, mc_op, 1);
+NC_CMD_AT(mc_sendi, group, 2);
+NC_CMD_AT(mc_sendi, len, 3);
+NC_CMD_AT(mc_sendi, cookie, 4);
+NC_CMD_AT(mc_sendi, pad, 5);
+_Static_assert(sizeof(struct nc_cmd_mc_sendi) == 4u * NC_CMD_WORDS, "nc_cmd_mc_sendi: one slot");
+#undef NC_CMD_AT
+_Static_assert(offsetof(union nc_cmd, op) == 0 && offsetof(union nc_cmd, w) == 0,
+               "the opcode is word 0");
+_Static_assert(sizeof(union nc_cmd) == sizeof(((struct nc_abi_port *)0)->cmd[0]),
+               "a command is one slot");
 
 #endif

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "board.h"
+#include "nc_group.h"
 #include "nicoll/lanai9_regs.h"
 #include "nicoll/nc_abi.h"
 #include "nicoll.h"
@@ -261,6 +262,109 @@ static void assert_list(const uint8_t *ring, const uint32_t *c, const uint32_t *
         assert_int_equal((uint32_t)w[0] << 24 | (uint32_t)w[1] << 16 | (uint32_t)w[2] << 8 | w[3],
                          want[i]);
     }
+}
+
+#define P 0xA5A5A5A5u   /* a word of the slot that the library does not write */
+
+/* Fill the ring's next n slots with P, once the fake MCP took every command
+ * so far: a word a command does not use shows as P. */
+static void poison(unsigned n)
+{
+    uint32_t pb = ABI + NC_ABI_OFF_PORT(0);
+
+    while (R(pb + NC_ABI_PORT_PROD) != R(pb + NC_ABI_PORT_CONS))
+        usleep(100);
+    for (unsigned s = 0; s < n; s++)
+        for (unsigned i = 0; i < NC_CMD_WORDS; i++)
+            W(pb + NC_ABI_PORT_CMD((R(pb + NC_ABI_PORT_PROD) + s) % NC_ABI_CMD_SLOTS) + 4 * i, P);
+}
+
+/* The fake MCP's command k (from 0) is want, word for word. */
+static void assert_command(unsigned k, const uint32_t *want)
+{
+    commands(k + 1);
+    for (unsigned i = 0; i < NC_CMD_WORDS; i++)
+        if (cmds[k % 64][i] != want[i])
+            fail_msg("command %u (opcode %u) word %u: 0x%08x, want 0x%08x", k, want[0], i,
+                     cmds[k % 64][i], want[i]);
+}
+
+/* Every command and multicast operation as the NIC reads its slot: the
+ * words of nc_abi.h's struct at their positions, and nothing written
+ * beyond the words the command uses. */
+static void test_command_words(void **state)
+{
+    nc_member m[4] = { { 3, 1 }, { 0, 2 }, { 2, 0 }, { 1, 5 } };
+    nc_member root = { 2, 0 }, dests[3] = { { 1, 3 }, { 3, 1 }, { 0, 7 } }, parent = { 1, 3 };
+    const uint32_t lo = (uint32_t)BUS, hi = (uint32_t)(BUS >> 32);
+    uint32_t bar_hi, bar_lo;
+    nc_barrier b;
+    nc_port *p;
+    uint8_t *buf;
+    unsigned k = 0;
+    int ctx;
+
+    (void)state;
+    poison(1);
+    assert_int_equal(nc_open_pci(&p, path, 0, 1 << 20, BUS), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_OPEN, hi, lo, 64, P, P, P, P });
+    buf = nc_alloc(p, 8192);
+    assert_ptr_not_equal(buf, NULL);
+    poison(1);
+    assert_int_equal(nc_register(p, buf, 8192), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_REG, 0, hi, lo + EVRING, 8192, P, P, P });
+    poison(1);
+    assert_int_equal(nc_provide_recv(p, buf + 4096, 4096, &ctx), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_RECV, hi, lo + EVRING + 4096, 4096, 0, P, P, P });
+    poison(1);
+    assert_int_equal(nc_send(p, 3, 2, buf, 200, &ctx), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_SEND, hi, lo + EVRING, 200, 3, 2, 0, P });
+    poison(1);
+    assert_int_equal(nc_send(p, 1, 5, buf, 8, &ctx), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_SENDI, 8, 1u << 8 | 5u, 1, P, P, P, P });
+    poison(1);
+    assert_int_equal(nc_set_send_timeout(p, 2500), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_TIMEOUT, 2500, P, P, P, P, P, P });
+    /* the first barrier registers the port's barrier buffer, then points at it */
+    assert_int_equal(nc_barrier_pe(&b, m, 4, 2), NC_OK);
+    poison(2);
+    assert_int_equal(nc_barrier_start(p, &b, &ctx), NC_OK);
+    commands(k + 1);
+    bar_hi = cmds[k % 64][2];
+    bar_lo = cmds[k % 64][3];
+    assert_command(k++, (uint32_t[]){ NC_CMD_REG, 1, bar_hi, bar_lo, 4 * (1 + NC_BAR_MAX_STEPS),
+                                      P, P, P });
+    assert_command(k++, (uint32_t[]){ NC_CMD_BARRIER, bar_hi, bar_lo, 4 * 3, 0, P, P, P });
+    /* multicast: the root's entry, two children a command; a member's and
+     * a leaf's, one command; every SET and DEL the whole slot */
+    poison(2);
+    assert_int_equal(nc_group_multisend(p, 7, root, dests, 3), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_MCAST, NC_MC_OP_SET, 7, NC_MC_ROOT, 3, 0,
+                                      1u << 8 | 3u, 3u << 8 | 1u });
+    assert_command(k++, (uint32_t[]){ NC_CMD_MCAST, NC_MC_OP_SET, 7, NC_MC_ROOT, 3, 2,
+                                      0u << 8 | 7u, 0 });
+    poison(1);
+    assert_int_equal(nc_group_multisend(p, 8, parent, &root, 1), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_MCAST, NC_MC_OP_SET, 8, 1u << 8 | 3u, 0, 0, 0, 0 });
+    poison(1);
+    assert_int_equal(nc_group_write(p, 9, &parent, NULL, 0), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_MCAST, NC_MC_OP_SET, 9, 1u << 8 | 3u, 0, 0, 0, 0 });
+    poison(1);
+    assert_int_equal(nc_mcast(p, 7, buf, 8, &ctx), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_MCAST, NC_MC_OP_SENDI, 7, 8, 2, P, P, P });
+    poison(1);
+    assert_int_equal(nc_mcast(p, 7, buf + 16, 500, &ctx), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_MCAST, NC_MC_OP_SEND, 7, hi, lo + EVRING + 16, 500,
+                                      3, P });
+    poison(1);
+    assert_int_equal(nc_group_destroy(p, 7), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_MCAST, NC_MC_OP_DEL, 7, 0, 0, 0, 0, 0 });
+    poison(1);
+    assert_int_equal(nc_deregister(p, buf), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_DEREG, 0, P, P, P, P, P, P });
+    poison(1);
+    assert_int_equal(nc_close(p), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_CLOSE, P, P, P, P, P, P, P });
 }
 
 /* Sends up to the inline limit go by PIO: the payload in the token's
@@ -556,6 +660,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_mcp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_routes_close, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commands_and_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_command_words, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inline_sends, setup, teardown),
         cmocka_unit_test_setup_teardown(test_barrier_lists, setup, teardown),
         cmocka_unit_test(test_barrier_expand),
