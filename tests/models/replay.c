@@ -5,6 +5,7 @@
  *   spin -DTRACE -n<seed> -u<steps> mcast_order.pml        | replay mc N FANOUT M P W
  *   spin -DTRACE -n<seed> -u<steps> barrier_unexpected.pml | replay br NS PORTS
  *   spin -DTRACE -n<seed> -u<steps> p2p_reliable.pml       | replay pp W
+ *   spin -DTRACE -n<seed> -u<steps> p2p_pingpong.pml       | replay pp W
  *
  * The models print one line per protocol decision (see TR(...) in the .pml
  * files); every line is replayed on the C state and the C answer compared
