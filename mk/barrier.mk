@@ -1,4 +1,4 @@
-# Issue 8: the NIC-based barrier (firmware/coll, libnicoll's nc_barrier_start)
+# The NIC-based barrier (firmware/coll, libnicoll's nc_barrier_start)
 # end to end: tests/barrier/suite. docs/barrier.md. The firmware sources and
 # its broken variants (barrec_not_cleared, no_reject_on_open) are in
 # mk/nicoll.mk's FW_SRCS and FW_BROKEN.

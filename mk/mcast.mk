@@ -1,4 +1,4 @@
-# Issue 16: NIC multicast (firmware/coll/mcast.c, libnicoll's nc_group_multisend
+# NIC multicast (firmware/coll/mcast.c, libnicoll's nc_group_multisend
 # and nc_mcast) end to end: tests/mcast/suite. docs/multicast.md. The firmware
 # sources and its broken variants (mc_early_release, mc_no_retransmit,
 # mc_accept_any, mc_forget_on_close, mc_no_owner_check, ...) are in mk/nicoll.mk's

@@ -1,4 +1,4 @@
-# Issue 15 item 3: the pipelined data path (docs/firmware.md, "Pipelining")
+# The pipelined data path (docs/firmware.md, "Pipelining")
 # and its test; the two firmware variants with a stage of it switched off
 # are built here (mcp_%.img, mk/nicoll.mk's rule) for the negative checks.
 PIPE_IMAGES := $(FW_DIR)/mcp_no_pipeline.img $(FW_DIR)/mcp_late_chain.img

@@ -2,7 +2,7 @@
  * p2p_reliable.pml -- the point-to-point reliability protocol of the MCP
  * (firmware/mcp/tx.c, rx.c, ctrl.c over ref/proto/nc_seq), with the
  * closed-port rule (seed 002 section 3.2) and, optionally, the client layer
- * of a ping-pong (issue #21).
+ * of a ping-pong, whose echo can stall under loss.
  *
  * What is modelled
  *   - Two NICs, 0 and 1, and the two directions of their connection.  Each
