@@ -2,7 +2,7 @@
 /*
  * Reading a linked LANai program for loading: an executable ELF (ET_EXEC,
  * ELFCLASS32, big-endian, EM_LANAI) or a nicoll flat image
- * (include/lanai-image.h). Both become the same list of segments. Every
+ * (include/nicoll/lanai-image.h). Both become the same list of segments. Every
  * field is checked against the file size and the target memory; errors name
  * the file and the field. Used by lanai-iss now and by the firmware loader.
  */

@@ -22,13 +22,13 @@
 #include "mcp/ctrl.c"
 #include "mcp/plugin.c"
 #include "coll/barrier.c"
-/* Multicast's per-packet paths are compiled for speed (2026-11-28: taking
- * minsize off them cut a 4-destination multisend from 28.2 to 26.5 us, for
- * ~3.5 KB of code); the proved cores it calls, and the whole of it in the
- * 1024-peer image (NC_MC_MINSIZE: its SRAM is full to the stack), for
- * size: at -O3 the table loops were unrolled into 12 KB of code once, and
- * the loader's time to copy the image grows with it (tests/timeout/suite's
- * schedule; 2.5 ms more at every boot for those 12 KB). */
+/* Multicast's per-packet paths are compiled for speed (a 4-destination
+ * multisend takes 26.5 us, 28.2 with minsize, for ~3.5 KB of code); the
+ * proved cores it calls, and the whole of it in the 1024-peer image
+ * (NC_MC_MINSIZE: its SRAM is full to the stack), for size: at -O3 the
+ * table loops can unroll into 12 KB of code, and the loader's time to
+ * copy the image grows with it (tests/timeout/suite's schedule; 2.5 ms
+ * more at every boot for 12 KB). */
 #ifdef NC_MC_MINSIZE
 #pragma clang attribute push(__attribute__((minsize)), apply_to = function)
 #include "coll/mcast.c"

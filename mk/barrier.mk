@@ -1,4 +1,4 @@
-# Issue 8: the NIC-based barrier (firmware/coll, libnicoll's nc_barrier_start)
+# The NIC-based barrier (firmware/coll, libnicoll's nc_barrier_start)
 # end to end: tests/barrier/suite. docs/barrier.md. The firmware sources are
 # mk/nicoll.mk's FW_SRCS; the suite's mutants of them (tests/barrier/mutants/)
 # are built by mk/nicoll.mk's mutant rule.

@@ -1,4 +1,4 @@
-# LANai 9.0/9.1 load hazards (issue 18): strict mode (lanai-iss --strict,
+# LANai 9.0/9.1 load hazards: strict mode (lanai-iss --strict,
 # QEMU -cpu lanai9.0) and lanai-ld's hazard pass (-mcpu=lanai9.0), checked on
 # the ISA programs, the firmware images and random instruction streams.
 # The unit tests of the pass are rows of tests/ld/suite.

@@ -1,7 +1,7 @@
-# Issue 21: liveness of the point-to-point path under loss at every
+# Liveness of the point-to-point path under loss at every
 # position and at random (tests/loss/suite). The host programs and firmware
 # are mk/nicoll.mk's and mk/barrier.mk's; the negative control's program
-# (the ping-pong echo that drops an early RECV, the bug of issue 21) is
+# (the ping-pong echo that drops an early RECV, which stalls under loss) is
 # built here.
 LOSS_T := $(BUILD)/tests/loss
 

@@ -1,4 +1,4 @@
-# Issue 16: NIC multicast (firmware/coll/mcast.c, libnicoll's nc_group_multisend
+# NIC multicast (firmware/coll/mcast.c, libnicoll's nc_group_multisend
 # and nc_mcast) end to end: tests/mcast/suite. docs/multicast.md. The firmware
 # sources are mk/nicoll.mk's FW_SRCS; the suite's mutants of them
 # (tests/mcast/mutants/mcp_mc_*.patch) are built by mk/nicoll.mk's mutant rule.

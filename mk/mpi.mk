@@ -1,4 +1,4 @@
-# Issue 17: libmpi (host/mpi/, an MPI for host programs over libnicoll),
+# libmpi (host/mpi/, an MPI for host programs over libnicoll),
 # lanai-mpicc and lanai-mpirun, and the MPI test suite. docs/mpi.md.
 # Included before mk/nicoll.mk (name order): NCL_* are used in recipes only.
 MPI_T    := $(BUILD)/tests/mpi

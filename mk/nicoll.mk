@@ -1,4 +1,4 @@
-# Issue 5: the MCP (firmware/), libnicoll (host/lib), their tests and
+# The MCP (firmware/), libnicoll (host/lib), their tests and
 # `make firmware`, `make host`, `make run`. docs/firmware.md, docs/libnicoll.md.
 NCL_T    := $(BUILD)/tests/nicoll
 FW_DIR   := $(BUILD)/firmware

@@ -1,4 +1,4 @@
-# Issue 15, item 1: the GM 1.6.4 validation platform (profiles
+# The GM 1.6.4 validation platform (profiles
 # p-gm164-pci64b/c) and its benchmark host/bench/gm_anchor (docs/bench-gm.md),
 # run by make bench. Included after mk/nicoll.mk (name order): NCL_* are defined.
 GM_B := $(BUILD)/bench

@@ -1,4 +1,4 @@
-# Issue 16, items 3 and 6: the host-based multicast baselines
+# The host-based multicast baselines
 # (host/lib/nc_hmcast.c, part of libnicoll: NCL_LIB_SRCS in mk/nicoll.mk),
 # their tests (tests/hmcast) and benchmarks R1 and R2 (host/bench/r1r2,
 # docs/bench-r1r2.md). Included after mk/nicoll.mk (name order).

@@ -1,4 +1,4 @@
-# Issue 17, item 7: R3 and R4 (seed 000 sections 7.2-7.3): MPI_Bcast on NIC
+# R3 and R4 (seed 000 sections 7.2-7.3): MPI_Bcast on NIC
 # multicast against the host's binomial broadcast, an MPI program built with
 # lanai-mpicc (host/bench/r3r4_bcast.c) run by host/bench/r3r4 from make
 # bench; `make bench-r3r4` runs it alone. docs/bench-r3r4.md.

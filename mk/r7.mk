@@ -1,4 +1,4 @@
-# Issue 8, part: the host-based PE/GB barriers (host/lib/nc_hbarrier.c), their
+# The host-based PE/GB barriers (host/lib/nc_hbarrier.c), their
 # tests (tests/hbarrier) and benchmark R7 (host/bench/r7, docs/bench-r7.md).
 # Included after mk/nicoll.mk (name order): FW_*, NCL_* are defined.
 R7_B   := $(BUILD)/bench

@@ -1,4 +1,4 @@
-# Issue 18 items 3 and 5: the real host tools against an emulated board.
+# The real host tools against an emulated board.
 # lanai-run --board-dir exposes one node's board window and DMA memory as
 # files; lanai-flash and a pci-backend program (tests/board/pci_client.c)
 # use them as they would a real board's; cluster flashing with pdsh.
@@ -24,7 +24,7 @@ $(BIN)/lanai-flash-cluster: host/tools/lanai-flash-cluster
 	cp $< $@
 	chmod +x $@
 
-# VFIO for the pci backend (issue 18 item 4): unit tests against a fake
+# VFIO for the pci backend: unit tests against a fake
 # kernel, and two mutants of nc_vfio.c that tests/nicoll/unit must see fail.
 VFIO_TEST_DEPS := tests/nicoll/test_vfio.c host/lib/nc_vfio.c host/lib/nc_vfio.h include/nicoll/lanai9_regs.h
 ALL_TARGETS += $(BUILD)/tests/nicoll/test_vfio

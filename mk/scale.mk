@@ -1,4 +1,4 @@
-# Issue 16, item 5: a broadcast on a 1024-node fat tree (docs/multicast.md
+# A broadcast on a 1024-node fat tree (docs/multicast.md
 # "Scale"). The default build (mcp.img, mcp_1m.img, libnicoll) holds
 # NC_ABI_MAX_NODES = 256 peers; 1024 peers do not fit the 1 MiB that
 # -mcmodel=small addresses (the MCP keeps ~1.4 KB per peer), so the

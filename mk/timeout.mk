@@ -1,4 +1,4 @@
-# Issue 15, item 5: send time-outs (tests/timeout/suite, docs/firmware.md
+# Send time-outs (tests/timeout/suite, docs/firmware.md
 # "Send time-outs"). The firmware images, among them the negative control
 # mcp_no_send_timeout.img, are mk/nicoll.mk's; the host program is built here.
 TMO_T := $(BUILD)/tests/timeout

@@ -42,7 +42,7 @@ static inline __attribute__((always_inline)) void pop_complete(struct engine *g,
  * at once, at the head, what moves nothing, unless only_moving: then a
  * head that moves nothing is left for a later start). Always inlined with
  * a constant e: with a run-time index every address of the engine's state
- * was computed (and spilled) in the prologue, about 90 instructions a
+ * would be computed (and spilled) in the prologue, about 90 instructions a
  * call. */
 static inline __attribute__((always_inline)) void start_chain(int e, bool only_moving)
 {

@@ -46,11 +46,11 @@ struct port {
     uint16_t rfree[NC_ABI_RECV_TOKENS];  /* the free tokens (a stack) */
     uint32_t nrfree;
 } __attribute__((aligned(2048)));   /* 1,448 bytes padded to 2 KB: an index is one shift (three
-                                       shifts and two adds before; 16 KB of SRAM in all) */
+                                       shifts and two adds unpadded; 16 KB of SRAM in all) */
 extern struct port ports[NC_ABI_PORTS];
 /* Each port's send time-out in RTC ticks (NC_CMD_TIMEOUT; tx.c's tx_timer
- * reads it). Beside struct port: kept out of it when a word more made
- * every ports[] index dearer, before struct port was padded to 2 KB. */
+ * reads it). Beside struct port, not in it: with struct port unpadded a
+ * word more in it made every ports[] index dearer (+43 instructions). */
 extern uint32_t port_send_timeout[NC_ABI_PORTS];
 /* send tokens of the ports, then one fence token per (peer, port), then
  * the pool of the collectives' packets (plugin.c) */

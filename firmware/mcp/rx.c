@@ -32,17 +32,17 @@
  * barrier message); only if none has gone within ACK_DELAY() (three
  * quarters of the retransmission timeout: the sender's timer never sees
  * the delay) of the oldest packet owed does an ACK packet go, at that
- * deadline (timer 1, set for the oldest). A deadline per packet, not the
- * former periods of a quarter of the timeout (owed one to two periods,
- * 50-100 us at 33 MHz): those were shorter than R7's 16-node barrier, so
- * nearly every barrier packet's ACK went as its own packet in the middle
- * of some step, costing both NICs time on the critical path (2.4 ACK
- * packets per node and barrier, 140 us a barrier; now none, 115 us). Data
+ * deadline (timer 1, set for the oldest). A deadline per packet, not
+ * periods of a quarter of the timeout (owed one to two periods, 50-100 us
+ * at 33 MHz): those are shorter than R7's 16-node barrier, so nearly every
+ * barrier packet's ACK would go as its own packet in the middle of some
+ * step, costing both NICs time on the critical path (2.4 ACK packets per
+ * node and barrier, 140 us a barrier, against none and 115 us). Data
  * packets, duplicates and the NC_FW_WINDOW / 2-th packet owed are
- * acknowledged at once, as before: a stream is never held back.
- * (Delaying the ACKs of empty messages too made R7's host-based PE 3%
- * faster on 2 nodes and 17% slower on 8 of P-GM1-L43: the ACKs then went
- * out in bursts at the timer, beside the next barrier's messages.)
+ * acknowledged at once: a stream is never held back. (Delaying the ACKs
+ * of empty messages too makes R7's host-based PE 3% faster on 2 nodes and
+ * 17% slower on 8 of P-GM1-L43: the ACKs then go out in bursts at the
+ * timer, beside the next barrier's messages.)
  */
 #include "mcp_rx.h"
 #include "mcp_port.h"
@@ -223,13 +223,13 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
                  * next buffer (if free) while this one is handled. The
                  * engine takes a packet at the link's rate only while
                  * armed, and re-arming after the work (~4 us a 4 KB packet
-                 * on a PCI64B) held a stream to one packet per 20 us where
+                 * on a PCI64B) would hold a stream to one packet per 20 us where
                  * the wire needs 16.5 (docs/firmware.md, "Pipelining").
                  * b is held from here (its payload's DMA is queued next);
                  * rx_packet's arm() at the end finds the engine armed, or
                  * searches if the next buffer was busy. Here, inline and
                  * for large payloads only: at the top of rx_packet, or as
-                 * a call, it cost every packet's path (R7's 16-node NIC-PE
+                 * a call, it costs every packet's path (R7's 16-node NIC-PE
                  * 1 us a barrier, or 0.25-0.35 us one-way at 1 B). */
                 uint32_t next = (b + 1) % NC_FW_RX_BUFS;
 
@@ -256,8 +256,8 @@ static inline __attribute__((always_inline)) bool deliver(uint32_t src, const st
             r->len = h->len;
             held = true;
             /* the message's last payload waits for its RECV event, and
-             * the engine runs both as one chain: the event no longer
-             * waits for the CPU to see the payload done */
+             * the engine runs both as one chain: the event does not
+             * wait for the CPU to see the payload done */
             chain = last;
             if (chain)
                 dma_hold_l2e();

@@ -782,10 +782,10 @@ void tx_timer(void)
         } else {
             /* stalled a whole period or more: the window again from its
              * base, then wait twice as long before the next time (1, 2, 4,
-             * ... RTO_BACKOFF_MAX periods). Resending every period kept a
+             * ... RTO_BACKOFF_MAX periods). Resending every period would keep a
              * receiver that many peers send to (a barrier's root with 11
              * children, an all-to-all on 16 nodes) busy with copies of
-             * what it was still acknowledging: it never caught up */
+             * what it is still acknowledging: it would never catch up */
             c->send_next = c->w.base;
             set_active(peer);
             if (c->backoff < RTO_BACKOFF_MAX)

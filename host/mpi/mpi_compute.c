@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The host's own computation in virtual time (issue 17, item 4). A rank
+ * The host's own computation in virtual time. A rank
  * computes between MPI calls in real CPU time, which the emulated host's
  * clock does not see: a program that calibrates a compute loop against
  * MPI_Wtime (OSU's non-blocking benchmarks) would find it free. With

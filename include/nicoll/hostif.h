@@ -3,7 +3,7 @@
  * The host interface: what a host program (and libnicoll under it) may use
  * to talk to its NIC. In the emulated cluster every call is charged in the
  * host's own virtual time with the costs of the platform profile; a real
- * machine implements the same calls on a PCI board (issue 5's pci backend).
+ * machine implements the same calls on a PCI board (libnicoll's pci backend).
  * docs/host-runtime.md describes the emulated semantics.
  */
 #ifndef NICOLL_HOSTIF_H

@@ -24,7 +24,7 @@
 #define NC_SB_OFF_CLOCKVAL  0x14u  /* host: the EEPROM clock value */
 #define NC_SB_OFF_BUILD_ID  0x18u  /* host: the image's 8-byte build id */
 #define NC_SB_OFF_FW_STATUS 0x20u  /* firmware: 0 ok, else an error code */
-#define NC_SB_OFF_ABI       0x24u  /* MCP: SRAM address of its struct nc_abi (mcp/nc_abi.h), 0 if none */
+#define NC_SB_OFF_ABI       0x24u  /* MCP: SRAM address of its struct nc_abi (include/nicoll/nc_abi.h), 0 if none */
 #define NC_SB_OFF_BOOT_ID   0x28u  /* host: this load's identity: the previous load's + 1
                                       (0: SRAM held no shared block); the MCP's connections
                                       start from it, so that its peers tell them from the

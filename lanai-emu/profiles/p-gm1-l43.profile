@@ -50,7 +50,7 @@ switch_ports   = 16         # [002 s6] one 16-port switch
 [host]
 clock = 300 MHz             # [002 s6] Pentium II
 cpus  = 2                   # [002 s6] dual
-post  = 6 us                # calibrated against R7 (2026-11-22, docs/profiles.md "R7 calibration"): the paper's host-PE step
+post  = 6 us                # calibrated against R7 (docs/profiles.md "R7 calibration"): the paper's host-PE step
                             # has ~14.7 us that does not scale with the NIC clock; ~2.7 us of it is PCI/PIO
 recv  = 6 us                # calibrated against R7 with post: post + recv = 14.7 - 2.7 us, split evenly
 poll  = 117 ns              # provisional: ~35 CPU cycles

@@ -12,7 +12,7 @@
  *
  * All functions are pure state transitions on caller-owned structs; none
  * blocks, allocates or touches anything else.  Contracts are ACSL; the proof
- * report is nc_seq.proof.md beside this file.
+ * report is ref/proto/PROOF-REPORT.md.
  */
 #ifndef NC_SEQ_H
 #define NC_SEQ_H

@@ -60,7 +60,7 @@
  *                 message's last packet, judged by the children's own state,
  *                 not the parent's view.
  *   root_safe     the root's buffer is released only when every node of the
- *                 tree holds the message (issue 16: SENT means every member
+ *                 tree holds the message (SENT means every member
  *                 has it).
  *   all_delivered under weak fairness and the loss bound, every node
  *                 eventually delivers every message (acceptance cycles, -a -f).

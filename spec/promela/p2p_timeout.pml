@@ -56,16 +56,15 @@
  *                 message is completed at its sender and every packet sent is
  *                 acknowledged (both windows empty) (acceptance cycles, -a -f).
  *
- * What the model found in the firmware (docs/models.md)
- *   -DOTHERPORT (docs/models.md, 2026-11-28): message M, taken from its
- *   last copy of the old epoch after the time-out, was sent again in the
- *   new epoch and delivered twice (in_order): the firmware of then waited
- *   a drain of 4 periods for late ACKs and started the new epoch at once;
- *   holding it through the drain still lost when the ACK that covers M was
- *   lost.  Fixed by asking (the SYNC handshake, which also makes a
- *   timed-out message never delivered: release_safe checks it); the drain
- *   is -DBROKEN_NO_SYNC_ANSWER, the new epoch before the answer
- *   -DBROKEN_NO_SYNC_HOLD.
+ * Why the firmware asks (docs/models.md)
+ *   -DOTHERPORT: message M, taken from its last copy of the old epoch after
+ *   the time-out, is sent again in the new epoch and delivered twice
+ *   (in_order) by a firmware that waits a drain of 4 periods for late ACKs
+ *   and starts the new epoch at once; holding it through the drain still
+ *   loses when the ACK that covers M is lost.  Asking closes it (the SYNC
+ *   handshake, which also makes a timed-out message never delivered:
+ *   release_safe checks it); the drain is -DBROKEN_NO_SYNC_ANSWER, the new
+ *   epoch before the answer -DBROKEN_NO_SYNC_HOLD.
  *
  * Broken variants (each must be caught; those of the connection itself are
  * in p2p_conn.pml and p2p_nic.pml)

@@ -2,7 +2,7 @@
 /*
  * Writing the results: an executable ELF (one PT_LOAD per output section,
  * section headers and a symbol table so llvm-objdump shows names), the flat
- * image of include/lanai-image.h, and a map file.
+ * image of include/nicoll/lanai-image.h, and a map file.
  */
 #include <stdarg.h>
 #include <stdio.h>
