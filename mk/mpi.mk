@@ -4,7 +4,7 @@
 MPI_T    := $(BUILD)/tests/mpi
 MPI_SRCS := $(wildcard host/mpi/*.c)
 MPI_HDRS := $(wildcard host/mpi/*.h)
-MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -Ihost/mpi $(NCL_INC)
+MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC $(FILE_PREFIX_MAP) -Ihost/mpi $(NCL_INC)
 MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # Deliberately broken libraries for the suite's negative controls (never
 # for real use): messages that overtake, communicators that mix, an Ssend
@@ -25,15 +25,13 @@ ALL_TARGETS += $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun \
                $(MPI_T)/mpi_misc-shared_libc.so
 CHECK_SUITES += tests/mpi/suite
 
-$(BIN)/lanai-mpicc: host/tools/lanai-mpicc
+$(BIN)/lanai-mpicc: host/tools/lanai-mpicc $(NC_VERSION_H)
 	@mkdir -p $(@D)
-	cp $< $@
-	chmod +x $@
+	$(SCRIPT_COPY)
 
-$(BIN)/lanai-mpirun: host/tools/lanai-mpirun
+$(BIN)/lanai-mpirun: host/tools/lanai-mpirun $(NC_VERSION_H)
 	@mkdir -p $(@D)
-	cp $< $@
-	chmod +x $@
+	$(SCRIPT_COPY)
 
 # libmpi, position-independent: lanai-mpicc links it and libnicoll-emu.a
 # (also -fPIC) into each program's shared object, so every node's private
