@@ -72,10 +72,16 @@ $(NCL_PCI_SO): $(BUILD)/lib/libnicoll-pci.a host/lib/libnicoll.map mk/install.mk
 	$(HOSTCC) -shared -Wl,-soname,libnicoll-pci.so.$(NCL_SO_MAJOR) -Wl,--version-script,host/lib/libnicoll.map \
 	    -Wl,-z,defs $(NCL_PCI_PIC_OBJS) $(filter-out %/board_hostif.o,$(COMMON_OBJS)) -o $@
 
+# help2man takes the synopsis from a first line "Usage: ..."; the tools
+# write "usage: ..." (their usage errors print the same text, and the tests
+# read it so), so help2man runs the tool through a one-line filter that
+# capitalises that word of --help's first line, and nothing else.
 $(MAN_PAGES): $(MAN_DIR)/%.1: $(BIN)/% mk/install.mk
 	@command -v help2man > /dev/null || { echo "$@: help2man is not installed (make deps)" >&2; exit 1; }
-	@mkdir -p $(@D)
-	help2man --no-info --name='$(MAN_NAME_$*)' --output=$@.tmp $(BIN)/$*
+	@mkdir -p $(@D) $(BUILD)/man-help
+	printf '#!/bin/sh\n"%s" "$$@" | sed "1s/^usage:/Usage:/"\n' '$(CURDIR)/$(BIN)/$*' > $(BUILD)/man-help/$*
+	chmod +x $(BUILD)/man-help/$*
+	help2man --no-info --name='$(MAN_NAME_$*)' --output=$@.tmp $(BUILD)/man-help/$*
 	mv $@.tmp $@
 
 INSTALL_DEPS := $(addprefix $(BIN)/,$(INSTALL_TOOLS)) $(MAN_PAGES) $(INSTALL_LIBS) $(NCL_PCI_SO) \
