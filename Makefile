@@ -11,7 +11,10 @@
 BUILD    ?= build
 LLVM_BIN ?= /usr/lib/llvm-14/bin
 HOSTCC   ?= gcc
-HOST_CFLAGS ?= -std=c11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
+# -ffile-prefix-map: debug info and __FILE__ name sources relative to the
+# checkout, so that no installed tool or library holds its path (mk/install.mk).
+FILE_PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.
+HOST_CFLAGS ?= -std=c11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration $(FILE_PREFIX_MAP)
 export BUILD LLVM_BIN
 
 # Paths every fragment may use (fragments are included in name order).

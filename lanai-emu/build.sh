@@ -179,10 +179,16 @@ hooks() {
     say "applied hooks.patch"
 }
 
+# The prefix maps make __FILE__ (QEMU's assertions) name the source and
+# build trees as qemu-src and qemu-build, so that the binary make install
+# copies holds no path of this checkout (mk/install.mk). @SRC@ and @OBJ@
+# are put in when configure runs: the stamp below keeps them as they are,
+# so that a moved checkout is still told apart from a changed line.
 CONFIGURE_ARGS=(--target-list=lanai-softmmu --without-default-features
     --without-default-devices --disable-docs --disable-tools --disable-user
     --disable-guest-agent --disable-werror --disable-install-blobs
-    --disable-debug-info)
+    --disable-debug-info
+    "--extra-cflags=-ffile-prefix-map=@SRC@=qemu-src -ffile-prefix-map=@OBJ@=qemu-build")
 
 # The configure stamp holds the source path and the configure line. A
 # meson/ninja build tree records absolute paths (the source tree in every
@@ -215,7 +221,9 @@ configure() {
     mkdir -p "$OBJ"
     say "configuring (lanai-softmmu)"
     # configure refuses pyenv's python shim; the system meson wants /usr/bin.
-    (cd "$OBJ" && env PATH=/usr/sbin:/usr/bin:/sbin:/bin "$SRC/configure" "${CONFIGURE_ARGS[@]}" \
+    local args=("${CONFIGURE_ARGS[@]//@SRC@/$SRC}")
+    args=("${args[@]//@OBJ@/$OBJ}")
+    (cd "$OBJ" && env PATH=/usr/sbin:/usr/bin:/sbin:/bin "$SRC/configure" "${args[@]}" \
         > "$OBJ/configure.log" 2>&1) || { tail -30 "$OBJ/configure.log" >&2; die "configure failed (log: $OBJ/configure.log)"; }
     echo "$want" > "$OBJ/.lanai-configured"
     FULL_BUILD=1

@@ -11,6 +11,15 @@ COMMON_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(COMMON_SRCS))
 
 ALL_TARGETS += $(COMMON_LIB)
 
+# The project's version, written once in common/nc_version.h: the C tools
+# include it, the script tools get it when they are copied into build/bin
+# (their @NC_VERSION@; SCRIPT_COPY is that copy's recipe, for a rule whose
+# first prerequisite is the script), the install takes it for the shared
+# library and the pkg-config files (mk/install.mk).
+NC_VERSION_H := common/nc_version.h
+NC_VERSION   := $(shell sed -n 's/.*define NC_VERSION "\(.*\)".*/\1/p' $(NC_VERSION_H))
+SCRIPT_COPY   = sed 's/@NC_VERSION@/$(NC_VERSION)/g' $< > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
 $(BUILD)/common/%.o: common/%.c $(COMMON_HDRS) $(CONTRACT_HDRS)
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) -fPIC $(COMMON_INC) $(CONTRACT_INC) -c $< -o $@

@@ -20,9 +20,9 @@ emu-build: $(EMU_QEMU) $(BUILD)/bin/lanai-qemu
 $(EMU_QEMU): emu-always
 	@bash lanai-emu/build.sh
 
-$(BUILD)/bin/lanai-qemu: lanai-emu/lanai-qemu
+$(BUILD)/bin/lanai-qemu: lanai-emu/lanai-qemu $(NC_VERSION_H)
 	@mkdir -p $(@D)
-	cp $< $@
+	$(SCRIPT_COPY)
 
 $(EMU_T)/rdiff: tests/emu/rdiff.c ref/iss/iss.c ref/iss/disas.c ref/iss/iss.h common/lanai_reguse.h \
                 $(COMMON_LIB)

@@ -10,9 +10,9 @@ ALL_TARGETS += $(BUILD)/bin/lanai-topo $(BUILD)/tests/fabric/test_topology \
                $(BUILD)/fuzz/fuzz_fabric
 CHECK_SUITES += tests/fabric/suite
 
-$(BUILD)/bin/lanai-topo: lanai-emu/fabric/lanai-topo.c $(FABRIC_SRCS) $(FABRIC_HDRS)
+$(BUILD)/bin/lanai-topo: lanai-emu/fabric/lanai-topo.c $(FABRIC_SRCS) $(FABRIC_HDRS) $(NC_VERSION_H)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(FABRIC_CFLAGS) $< $(FABRIC_SRCS) -lpcap -o $@
+	$(HOSTCC) $(HOST_CFLAGS) $(FABRIC_CFLAGS) $(COMMON_INC) $< $(FABRIC_SRCS) -lpcap -o $@
 
 $(BUILD)/tests/fabric/test_topology: tests/fabric/test_topology.c $(FABRIC_SRCS) $(FABRIC_HDRS)
 	@mkdir -p $(@D)

@@ -8,7 +8,7 @@ ALL_TARGETS += $(BIN)/lanai-flash $(BUILD)/tests/host/test_fwload \
                $(BUILD)/tests/host/fake_mcp $(BUILD)/tests/host/fw_ready.img
 CHECK_SUITES += tests/host/suite
 
-$(BIN)/lanai-flash: host/tools/lanai-flash.c $(HOSTLIB_DEPS)
+$(BIN)/lanai-flash: host/tools/lanai-flash.c $(HOSTLIB_DEPS) $(NC_VERSION_H)
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) $(HOSTLIB_INC) $< $(COMMON_LIB) -o $@
 

@@ -4,7 +4,7 @@
 MPI_T    := $(BUILD)/tests/mpi
 MPI_SRCS := $(wildcard host/mpi/*.c)
 MPI_HDRS := $(wildcard host/mpi/*.h)
-MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -Ihost/mpi $(NCL_INC)
+MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC $(FILE_PREFIX_MAP) -Ihost/mpi $(NCL_INC)
 MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # The library's mutants for the suite's negative controls
 # (tests/mpi/mutants/mpi_NAME.patch, each applied to a copy of host/mpi):
@@ -24,15 +24,13 @@ CHECK_TARGETS += $(foreach v,$(MPI_MUTANTS),$(MPI_MUT)/mpi_p2p-$(v).so $(MPI_MUT
                  $(MPI_MUT)/mpi_misc-shared_libc.so
 CHECK_SUITES += tests/mpi/suite
 
-$(BIN)/lanai-mpicc: host/tools/lanai-mpicc
+$(BIN)/lanai-mpicc: host/tools/lanai-mpicc $(NC_VERSION_H)
 	@mkdir -p $(@D)
-	cp $< $@
-	chmod +x $@
+	$(SCRIPT_COPY)
 
-$(BIN)/lanai-mpirun: host/tools/lanai-mpirun
+$(BIN)/lanai-mpirun: host/tools/lanai-mpirun $(NC_VERSION_H)
 	@mkdir -p $(@D)
-	cp $< $@
-	chmod +x $@
+	$(SCRIPT_COPY)
 
 # libmpi, position-independent: lanai-mpicc links it and libnicoll-emu.a
 # (also -fPIC) into each program's shared object, so every node's private

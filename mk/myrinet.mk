@@ -9,10 +9,9 @@ ALL_TARGETS += $(BIN)/lanai-run $(MYRINET_T)/fw_net.img $(MYRINET_T)/fw_silent.i
                $(MYRINET_T)/fw_ring.img $(MYRINET_T)/host_ring.so
 CHECK_SUITES += tests/myrinet/suite tests/myrinet/idle tests/myrinet/backpressure
 
-$(BIN)/lanai-run: host/tools/lanai-run
+$(BIN)/lanai-run: host/tools/lanai-run $(NC_VERSION_H)
 	@mkdir -p $(@D)
-	cp $< $@
-	chmod +x $@
+	$(SCRIPT_COPY)
 
 $(MYRINET_T)/%.img: tests/myrinet/%.c include/nicoll/lanai9_regs.h include/nicoll/shared_block.h \
 		$(BIN)/lanai-cc $(BIN)/lanai-ld $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a

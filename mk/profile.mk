@@ -9,9 +9,9 @@ ALL_TARGETS += $(BUILD)/bin/lanai-profile $(BUILD)/tests/profile/test_profile \
                $(BUILD)/fuzz/fuzz_profile
 CHECK_SUITES += tests/profile/suite
 
-$(BUILD)/bin/lanai-profile: lanai-emu/profile/lanai-profile.c $(PROFILE_SRCS) $(PROFILE_HDRS)
+$(BUILD)/bin/lanai-profile: lanai-emu/profile/lanai-profile.c $(PROFILE_SRCS) $(PROFILE_HDRS) $(NC_VERSION_H)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -Ilanai-emu/profile $< $(PROFILE_SRCS) -o $@
+	$(HOSTCC) $(HOST_CFLAGS) -Ilanai-emu/profile $(COMMON_INC) $< $(PROFILE_SRCS) -o $@
 
 $(BUILD)/tests/profile/test_profile: tests/profile/test_profile.c $(PROFILE_SRCS) $(PROFILE_HDRS)
 	@mkdir -p $(@D)

@@ -19,10 +19,9 @@ $(BOARD_T)/host_echo.so: tests/board/host_echo.c tests/lib/open_port.h $(NCL_LIB
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
 
 ALL_TARGETS += $(BIN)/lanai-flash-cluster
-$(BIN)/lanai-flash-cluster: host/tools/lanai-flash-cluster
+$(BIN)/lanai-flash-cluster: host/tools/lanai-flash-cluster $(NC_VERSION_H)
 	@mkdir -p $(@D)
-	cp $< $@
-	chmod +x $@
+	$(SCRIPT_COPY)
 
 # VFIO for the pci backend: unit tests against a fake
 # kernel, and two mutants of nc_vfio.c that tests/nicoll/unit must see fail.

@@ -3,7 +3,6 @@
 ALL_TARGETS  += $(BIN)/lanai-timeline
 CHECK_SUITES += tests/timeline/suite
 
-$(BIN)/lanai-timeline: host/tools/lanai-timeline
+$(BIN)/lanai-timeline: host/tools/lanai-timeline $(NC_VERSION_H)
 	@mkdir -p $(@D)
-	cp $< $@
-	chmod +x $@
+	$(SCRIPT_COPY)

@@ -26,17 +26,17 @@ ALL_TARGETS += $(BIN)/lanai-ld $(BIN)/lanai-iss $(BIN)/lanai-cc \
                $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a \
                $(TC_PUBLIC)
 
-$(BIN)/lanai-ld: $(LD_SRCS) $(TC)/lanai-ld/ld.h $(COMMON_LIB) $(CONTRACT_HDRS)
+$(BIN)/lanai-ld: $(LD_SRCS) $(TC)/lanai-ld/ld.h $(COMMON_LIB) $(CONTRACT_HDRS) $(NC_VERSION_H)
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) $(HOST_INC) $(LD_SRCS) $(COMMON_LIB) -o $@
 
-$(BIN)/lanai-iss: $(ISS_CORE) ref/iss/main.c ref/iss/iss.h $(COMMON_LIB) $(CONTRACT_HDRS)
+$(BIN)/lanai-iss: $(ISS_CORE) ref/iss/main.c ref/iss/iss.h $(COMMON_LIB) $(CONTRACT_HDRS) $(NC_VERSION_H)
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) $(HOST_INC) $(ISS_CORE) ref/iss/main.c $(COMMON_LIB) -o $@
 
-$(BIN)/lanai-cc: $(TC)/lanai-cc
+$(BIN)/lanai-cc: $(TC)/lanai-cc $(NC_VERSION_H)
 	@mkdir -p $(@D)
-	cp $< $@
+	$(SCRIPT_COPY)
 
 $(BUILD)/include/lanai/lanai-rt.h: $(TC)/include/lanai-rt.h
 	@mkdir -p $(@D)

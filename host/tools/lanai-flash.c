@@ -18,6 +18,7 @@
 
 #include "board.h"
 #include "fwload.h"
+#include "nc_version.h"
 #include "nicoll/lanai9_regs.h"
 
 #define NODES_MAX 4096u   /* --nodes (as lanai-run) */
@@ -45,6 +46,8 @@ static void usage(FILE *f)
 "  --make-fake-bar PATH  create a 16 MB file that stands in for a board window\n"
 "                    (EEPROM: --sram SIZE, a power of two in 512K..8M, default\n"
 "                    2M; clock value 0x50)\n"
+"  -h, --help        this text\n"
+"  --version         the version\n"
 "Exit status: 0 loaded and running, 1 loading failed (message says why), 2 bad\n"
 "usage or a file that cannot be read or made.\n", f);
 }
@@ -175,6 +178,7 @@ int main(int argc, char **argv)
         bool known = false;
 
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+        if (!strcmp(a, "--version")) { printf("lanai-flash (nicoll) %s\n", NC_VERSION); return 0; }
         if (!strcmp(a, "--list")) { list = true; continue; }
         if (!strcmp(a, "--info")) { info = true; continue; }
         if (a[0] != '-') {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "topology.h"
+#include "nc_version.h"
 
 static void usage(FILE *f)
 {
@@ -24,6 +25,7 @@ static void usage(FILE *f)
           "       random N --switches S [--ports P] [--links L] [--seed X] |\n"
           "       file PATH\n"
           "       [-o FILE] [--routes] [--quiet]\n"
+          "       lanai-topo --help | --version\n"
           "Writes the topology in the text format of docs/topology.md (stdout or -o),\n"
           "after checking it and computing up*-down* routes; --routes prints the\n"
           "route bytes (0x80|port per switch) for every pair of nodes.\n"
@@ -56,6 +58,10 @@ int main(int argc, char **argv)
 
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         usage(stdout);
+        return 0;
+    }
+    if (argc > 1 && !strcmp(argv[1], "--version")) {
+        printf("lanai-topo (nicoll) %s\n", NC_VERSION);
         return 0;
     }
     if (argc < 2) {

@@ -21,6 +21,7 @@
 
 #include "profile.h"
 #include "profile_units.h"
+#include "nc_version.h"
 
 static int usage(FILE *f, int rc)
 {
@@ -28,6 +29,7 @@ static int usage(FILE *f, int rc)
         "usage: lanai-profile check FILE...   check profiles (errors name file:line)\n"
         "       lanai-profile print FILE      print the normalised profile\n"
         "       lanai-profile keys            list every key, its unit and range\n"
+        "       lanai-profile --help | --version\n"
         "FILE: a path, or a name in lanai-emu/profiles (p-gm2, p-ab, ...) as\n"
         "lanai-run --profile takes it.\n"
         "Format and sources: docs/profiles.md. Exit 0 ok, 1 bad profile, 2 usage\n"
@@ -65,8 +67,9 @@ static void list_keys(void)
 }
 
 /* The profiles directory, as lanai-run finds it: $LANAI_PROFILES, or
- * lanai-emu/profiles beside the build directory this program is in
- * (build/bin/lanai-profile). */
+ * share/nicoll/profiles of the prefix this program is installed in
+ * (PREFIX/bin/lanai-profile, docs/install.md), or lanai-emu/profiles
+ * beside the build directory it is in (build/bin/lanai-profile). */
 static void profiles_dir(char *dir, size_t len)
 {
     const char *env = getenv("LANAI_PROFILES");
@@ -84,6 +87,9 @@ static void profiles_dir(char *dir, size_t len)
     }
     self[n] = 0;
     *strrchr(self, '/') = 0;
+    snprintf(dir, len, "%s/../share/nicoll/profiles", self);
+    if (!access(dir, R_OK))
+        return;
     snprintf(dir, len, "%s/../../lanai-emu/profiles", self);
 }
 
@@ -139,6 +145,10 @@ int main(int argc, char **argv)
         return usage(stderr, 2);
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
         return usage(stdout, 0);
+    if (!strcmp(argv[1], "--version")) {
+        printf("lanai-profile (nicoll) %s\n", NC_VERSION);
+        return 0;
+    }
     if (!strcmp(argv[1], "keys")) {
         if (argc != 2) {
             fprintf(stderr, "lanai-profile: keys takes no argument ('%s')\n", argv[2]);

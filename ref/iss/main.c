@@ -23,6 +23,7 @@
 
 #include "iss.h"
 #include "loadable.h"
+#include "nc_version.h"
 #include "tm_args.h"
 #include "nicoll/lanai-testmachine.h"
 
@@ -50,6 +51,7 @@ static void usage(FILE *f)
         "                       written in the 2 instructions after a load into\n"
         "                       it traps (docs/lanai-isa.md, Timing and hazards)\n"
         "  -h, --help           this text\n"
+        "  --version            the version\n"
         "The program's console output goes to stdout and its exit status becomes\n"
         "ours. A trap (reserved encoding, misaligned or unmapped access) prints\n"
         "pc, instruction and reason on stderr and exits with status %d.\n",
@@ -228,6 +230,9 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("%s (nicoll) %s\n", prog, NC_VERSION);
             return 0;
         } else if (!strcmp(a, "--")) {
             i++;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ld.h"
+#include "nc_version.h"
 
 #define MAX_INPUTS 1024
 #define MAX_LIBDIRS 16
@@ -30,6 +31,8 @@ static void usage(FILE *f)
 "                          insert nops against load-use hazards (docs/lanai-ld.md)\n"
 "  --hazard-report         print the hazards found and the nops inserted\n"
 "  --no-hazard-fix         with -mcpu=lanai9.x: count hazards, insert nothing\n"
+"  -h, --help              this text\n"
+"  --version               the version\n"
 "Numbers take 0x, K and M. Exit status 0 on success, 1 on link errors, 2 on\n"
 "usage errors (an unreadable input, a library not found).\n", f);
 }
@@ -210,6 +213,9 @@ int main(int argc, char **argv)
             opt.no_hazard_fix = true;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("lanai-ld (nicoll) %s\n", NC_VERSION);
             return 0;
         } else if (a[0] == '-' && !(a[1] == 'l' && a[2])) {
             fprintf(stderr, "lanai-ld: unknown option '%s'\n", a);
