@@ -113,10 +113,7 @@ BAR_T := $(BUILD)/tests/barrier
 ALL_TARGETS += $(BAR_T)/host_barrier.so
 CHECK_SUITES += tests/barrier/suite
 
-# (the prerequisites name only some of the library's sources that the
-# recipe compiles in)
-$(BAR_T)/%.so: tests/barrier/%.c tests/lib/open_port.h host/lib/nicoll.c host/lib/nicoll.h host/lib/nc_barrier_spec.c \
-               include/nicoll/nc_abi.h include/nicoll/hostif.h
+$(BAR_T)/%.so: tests/barrier/%.c tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
 
@@ -129,10 +126,8 @@ MC_T := $(BUILD)/tests/mcast
 ALL_TARGETS += $(MC_T)/host_mcast.so
 CHECK_SUITES += tests/mcast/suite
 
-# (the prerequisites name only some of the library's sources that the
-# recipe compiles in)
-$(MC_T)/%.so: tests/mcast/%.c tests/lib/open_port.h tests/nicoll/pattern.h host/lib/nicoll.c \
-              host/lib/nc_group.c host/lib/nc_postal.c host/lib/nc_group.h host/lib/nicoll.h include/nicoll/nc_abi.h include/nicoll/hostif.h
+$(MC_T)/%.so: tests/mcast/%.c tests/lib/open_port.h tests/nicoll/pattern.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) \
+              include/nicoll/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
 
@@ -147,7 +142,7 @@ ALL_TARGETS += $(LOSS_T)/host_nicoll_drop_early.so
 CHECK_SUITES += tests/loss/suite
 
 $(LOSS_T)/host_nicoll_drop_early.so: tests/nicoll/host_nicoll.c tests/nicoll/pattern.h tests/lib/open_port.h \
-                                      host/lib/nicoll.c host/lib/nicoll.h include/nicoll/hostif.h
+                                      $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC -DHOST_NICOLL_DROP_EARLY_RECV $(NCL_INC) $< \
 	    $(NCL_LIB_SRCS) -o $@
