@@ -3,10 +3,15 @@
 #   make deps     install every Debian package the project needs (as root)
 #   make          build the toolchain, reference interpreter and tests
 #   make check    run every test suite; ends with "N passed, N failed"
+#   make help     every target users type, one line each
 #
-# Each component adds its own rules in mk/<component>.mk: it appends build
-# products to ALL_TARGETS and TAP-speaking test suites to CHECK_SUITES, so that
-# components do not edit each other's rules. Generated files go to build/ only.
+# Each room of the repository (docs/architecture.md) has its rules in one
+# fragment, mk/ROOM.mk: it appends build products to ALL_TARGETS, test-only
+# products to CHECK_TARGETS and TAP-speaking test suites to CHECK_SUITES, so
+# that rooms do not edit each other's rules. Generated files go to build/ only.
+# A target users type has a line "## TARGET: what it does" above its rule;
+# make help prints those lines, and tests/arch/suite checks that every
+# .PHONY target has one.
 
 BUILD    ?= build
 LLVM_BIN ?= /usr/lib/llvm-14/bin
@@ -17,7 +22,7 @@ FILE_PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.
 HOST_CFLAGS ?= -std=c11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration $(FILE_PREFIX_MAP)
 export BUILD LLVM_BIN
 
-# Paths every fragment may use (fragments are included in name order).
+# Paths every fragment may use.
 TC     := toolchain
 BIN    := $(BUILD)/bin
 RT_LIB := $(BUILD)/lib/lanai
@@ -41,26 +46,64 @@ MUT := $(BUILD)/mutants
 # A mutant's rule finds its patch with $$(wildcard tests/*/mutants/NAME.patch).
 .SECONDEXPANSION:
 
-.PHONY: all deps check clean emu firmware host mutants run
+.PHONY: all deps check clean help mutants
 .DEFAULT_GOAL := all
 
-include $(sort $(wildcard mk/*.mk))
+# The fragments, each read after those whose variables it uses at parse time
+# (in its := definitions, its $(wildcard)s and its rules' prerequisites):
+# host's libnicoll before the firmware's end-to-end tests and the MPI that
+# compile it in, every room before the bench and the install that use their
+# products. A fragment not listed here stops make, rather than being skipped.
+MK_FRAGMENTS := mk/common.mk mk/toolchain.mk mk/emu.mk mk/host.mk mk/firmware.mk mk/mpi.mk \
+                mk/models.mk mk/proofs.mk mk/bench.mk mk/install.mk mk/arch.mk
+$(if $(filter-out $(MK_FRAGMENTS),$(wildcard mk/*.mk)),\
+  $(error $(filter-out $(MK_FRAGMENTS),$(wildcard mk/*.mk)): not in MK_FRAGMENTS (Makefile)))
 
+include $(MK_FRAGMENTS)
+
+# The order make check runs the suites in. Each fragment registers the
+# suites of its room (CHECK_SUITES += ...), but the rooms are read in the
+# order of their parse-time uses, and some suites need an earlier one's
+# outputs (tests/ld/suite those of tests/isa/suite): the order is written
+# once, here. A suite registered by no fragment, or registered and not
+# listed here, stops make.
+CHECK_ORDER := tests/arch/suite tests/barrier/suite tests/bench/suite tests/bench/r2leaves \
+               tests/cli/suite tests/dissector/suite tests/emu/suite tests/emu/random \
+               tests/fabric/suite tests/hazard/isa-strict tests/hazard/firmware \
+               tests/hazard/random-strict tests/hazard/cluster-strict tests/host/suite \
+               tests/hostrt/suite tests/install/suite tests/loss/suite tests/mcast/suite \
+               tests/models/suite tests/mpi/suite tests/myrinet/suite tests/myrinet/idle \
+               tests/myrinet/backpressure tests/myrinet/dma tests/nic/suite tests/nicoll/suite \
+               tests/nicoll/unit tests/pipeline/suite tests/profile/suite tests/unit/ref/suite \
+               proofs/suite tests/hmcast/suite tests/hbarrier/suite tests/board/suite \
+               tests/refsim/suite tests/timeline/suite tests/timeout/suite \
+               tests/isa/vectors-suite tests/isa/suite tests/isa/mutants tests/ld/suite \
+               tests/fuzz/suite tests/unit/suite
+$(if $(filter-out $(CHECK_ORDER),$(CHECK_SUITES)),\
+  $(error $(filter-out $(CHECK_ORDER),$(CHECK_SUITES)): registered, but not in CHECK_ORDER (Makefile)))
+$(if $(filter-out $(CHECK_SUITES),$(CHECK_ORDER)),\
+  $(error $(filter-out $(CHECK_SUITES),$(CHECK_ORDER)): in CHECK_ORDER, but no fragment registers it))
+CHECK_SUITES := $(CHECK_ORDER)
+
+## all: build every product and test program (the default)
 all: $(ALL_TARGETS)
 
+## deps: install every Debian package the project needs (as root; ci/deps)
 deps:
 	bash ci/deps
 
+## check: build, then run every test suite; ends with "N passed, N failed"
 check: all $(CHECK_TARGETS)
 	@bash tests/run $(CHECK_SUITES)
 
+## mutants: build the deliberate bugs the suites must catch (build/mutants/)
 mutants: $(CHECK_TARGETS)
 
-# The emulator (mk/emu.mk builds it; this is the name users type).
-emu: emu-build
+## help: this list
+help:
+	@awk '/^## [^ :]+: / { t = $$2; sub(/:$$/, "", t); sub(/^## [^ :]+: /, ""); printf "  %-20s %s\n", t, $$0 }' \
+	    Makefile $(MK_FRAGMENTS)
 
-# firmware (the MCP images), host (libnicoll, lanai-flash) and run (a job on
-# the emulated cluster) are defined in mk/nicoll.mk.
-
+## clean: remove build/ (everything generated)
 clean:
 	rm -rf $(BUILD)

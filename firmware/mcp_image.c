@@ -6,7 +6,7 @@
  * links objects and there is no LTO; built file by file, every call from
  * one part to a small function of another (nc_seq's window arithmetic,
  * route_to, the HAL, ctrl_pending, dma_busy) cost a call, a frame and a
- * return on the per-packet paths. mk/nicoll.mk compiles this file only;
+ * return on the per-packet paths. mk/firmware.mk compiles this file only;
  * the parts keep their own static names apart (one name per file).
  *
  * A new collective: its file under firmware/coll, included below, and one

@@ -1,15 +1,30 @@
-# make bench: the papers' experiments that run so far (R1, R2, R5, R7; README,
-# "Sources and experiments") and nicoll's point-to-point figures; CSV, plots
-# and summary.txt under build/bench/, and one table of every reproduced
-# result, build/bench/reproductions.csv (docs/bench.md).
+# The benchmarks (host/bench/) and every experiment's rules: make bench and
+# its sub-targets, the papers' experiments that run so far (R1, R2, R3, R4,
+# R5, R7 and the GM 1.6.4 anchor; README, "Sources and experiments"), the
+# runs at scale, and nicoll's point-to-point figures. CSV, plots and
+# summary.txt under build/bench/, and one table of every reproduced result,
+# build/bench/reproductions.csv (docs/bench.md).
+#
+# Products: build/bench/{r5_kbinomial,gm_anchor.so,r1_multisend.so,
+#           r2_bcast.so,postal_lambda,r3r4_bcast.so,r7_barrier.so},
+#           build/tests/scale/host_mcast_1024.so
+# Targets:  bench, bench-r1r2, bench-r3r4, bench-r2scale, bench-omb,
+#           bench-omb-scale, postal-table, check-scale.
+# Suites:   tests/bench/suite, tests/bench/r2leaves (tests/scale/suite runs
+#           from check-scale, outside make check).
+# Read after the rooms whose products it runs (mk/host.mk, mk/firmware.mk,
+# mk/mpi.mk): their variables are in its prerequisites.
 #
 # Every benchmark writes its rows to $(BUILD)/bench/repro/NAME.csv (with
 # host/bench/reprow); the last step joins, checks and prints them. A new
 # benchmark is one more line before that step. The directory is emptied
 # first, so that rows of an earlier run (or of a benchmark since removed)
-# cannot pass for this run's.
+# cannot pass for this run's. The rule below is the first bench: rule of
+# this file (tests/bench/suite reads its recipe); the experiments after it
+# add their programs to its prerequisites.
 .PHONY: bench
 
+## bench: the papers' experiments that run so far and the point-to-point figures (build/bench/)
 bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nicoll/host_nicoll.so $(BIN)/lanai-run $(BIN)/lanai-profile
 	@rm -rf $(BUILD)/bench/repro $(BUILD)/bench/reproductions.csv
 	@bash host/bench/run
@@ -24,3 +39,130 @@ $(BUILD)/bench/r5_kbinomial: host/bench/r5_kbinomial.c ref/tree/nc_kbin.c ref/tr
 # The reproductions table's tools on small fixture files (never the
 # benchmarks: too slow for make check).
 CHECK_SUITES += tests/bench/suite tests/bench/r2leaves
+
+# ---- the GM 1.6.4 anchor --------------------------------------------------
+# The GM 1.6.4 validation platform (profiles p-gm164-pci64b/c) and its
+# benchmark host/bench/gm_anchor (docs/bench-gm.md), run by make bench.
+GM_B := $(BUILD)/bench
+
+ALL_TARGETS += $(GM_B)/gm_anchor.so
+
+# Host program: libnicoll compiled in, as for tests/nicoll (mk/firmware.mk).
+$(GM_B)/gm_anchor.so: host/bench/gm_anchor.c $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+bench: $(GM_B)/gm_anchor.so $(FW_DIR)/mcp.img $(BIN)/lanai-run $(BIN)/lanai-profile
+
+# ---- R1 and R2 ------------------------------------------------------------
+# NIC multisend against the host-based multicast baselines (mk/host.mk's
+# nc_hmcast), host/bench/r1r2 (docs/bench-r1r2.md).
+R12_B := $(BUILD)/bench
+
+# The benchmarks' host programs: libnicoll compiled in, as for R7.
+ALL_TARGETS += $(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so
+$(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so: $(R12_B)/%.so: host/bench/%.c $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+# R2's lambda per size from r1.csv (host/bench/postal_lambda.c): a host
+# tool with ref/tree's nc_postal_ratio.
+ALL_TARGETS += $(R12_B)/postal_lambda
+$(R12_B)/postal_lambda: host/bench/postal_lambda.c ref/tree/nc_tree.c ref/tree/nc_tree.h ref/tree/nc_kbin.c
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra $(NCL_INC) $< ref/tree/nc_tree.c ref/tree/nc_kbin.c -o $@
+
+# make bench runs R1 and R2 (its recipe calls host/bench/r1r2);
+# make bench-r1r2 runs only them, with fewer iterations (docs/bench-r1r2.md).
+R12_DEPS := $(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so $(R12_B)/postal_lambda $(FW_DIR)/mcp.img $(BIN)/lanai-run
+bench: $(R12_DEPS)
+.PHONY: bench-r1r2
+## bench-r1r2: R1 and R2 alone, with fewer iterations (R1_COUNT, R2_COUNT)
+bench-r1r2: $(R12_DEPS)
+	@R1_COUNT=$${R1_COUNT:-200} R2_COUNT=$${R2_COUNT:-10} bash host/bench/r1r2 $(BUILD)/bench
+
+# The postal table of a profile (host/bench/postal-table; docs/multicast.md):
+# measured once per profile and committed beside it, PROFILE.postal.
+.PHONY: postal-table
+## postal-table: measure a profile's postal table, PROFILE.postal (make postal-table PROFILE=NAME)
+postal-table: $(R12_B)/r1_multisend.so $(R12_B)/postal_lambda $(FW_DIR)/mcp.img $(FW_DIR)/mcp_1m.img $(BIN)/lanai-run
+	@[ -n "$(PROFILE)" ] || { echo "make postal-table PROFILE=NAME (a name in lanai-emu/profiles)"; exit 2; }
+	@bash host/bench/postal-table $(PROFILE)
+
+# ---- R3 and R4 ------------------------------------------------------------
+# seed 000 sections 7.2-7.3: MPI_Bcast on NIC multicast against the host's
+# binomial broadcast, an MPI program built with lanai-mpicc
+# (host/bench/r3r4_bcast.c) run by host/bench/r3r4 from make bench;
+# `make bench-r3r4` runs it alone. docs/bench-r3r4.md.
+R3R4_SO := $(BUILD)/bench/r3r4_bcast.so
+ALL_TARGETS += $(R3R4_SO)
+
+$(R3R4_SO): host/bench/r3r4_bcast.c include/nicoll/hostif.h $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra -Iinclude $< -o $@
+
+.PHONY: bench-r3r4
+## bench-r3r4: R3 and R4 alone: MPI_Bcast on NIC multicast against the host's binomial
+bench-r3r4: $(R3R4_SO) $(BIN)/lanai-mpirun $(BUILD)/firmware/mcp.img
+	@bash host/bench/r3r4 $(BUILD)/bench
+bench: $(R3R4_SO) $(BIN)/lanai-mpirun
+
+# ---- R7 -------------------------------------------------------------------
+# The NIC barrier against the host-based PE/GB barriers (mk/host.mk's
+# nc_hbarrier), host/bench/r7 (docs/bench-r7.md).
+R7_B   := $(BUILD)/bench
+
+# P-GM1-L43's NIC has 1 MB of SRAM: R7 loads $(FW_DIR)/mcp_1m.img there
+# (mk/firmware.mk), mcp.img (2 MB) on P-GM1-L72.
+ALL_TARGETS += $(R7_B)/r7_barrier.so
+
+# Host program: libnicoll and the host-based barriers (HB_*, mk/host.mk)
+# compiled in.
+$(R7_B)/r7_barrier.so: host/bench/r7_barrier.c $(HB_SRCS) $(HB_HDRS) $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(HB_SRCS) $(NCL_LIB_SRCS) -o $@
+
+R7_DEPS := $(R7_B)/r7_barrier.so $(FW_DIR)/mcp_1m.img $(FW_DIR)/mcp.img $(BIN)/lanai-run
+bench: $(R7_DEPS)
+run: $(R7_DEPS)
+
+# ---- at scale -------------------------------------------------------------
+# A broadcast on a 1024-node fat tree (docs/multicast.md "Scale"): the MCP
+# built for 1024 peers (mk/firmware.mk's mcp_1024.img, SCALE_DEF) and the
+# multicast test program compiled with the same number.
+SCALE_T   := $(BUILD)/tests/scale
+
+ALL_TARGETS += $(SCALE_T)/host_mcast_1024.so
+
+$(SCALE_T)/host_mcast_1024.so: tests/mcast/host_mcast.c tests/lib/open_port.h tests/nicoll/pattern.h \
+        $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) mk/bench.mk
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $(SCALE_DEF) $< $(NCL_LIB_SRCS) -o $@
+
+# Minutes, not seconds: outside `make check` (docs/multicast.md "Scale").
+## check-scale: tests/scale/suite, a broadcast on 1024 nodes (minutes; outside make check)
+check-scale: $(FW_DIR)/mcp_1024.img $(SCALE_T)/host_mcast_1024.so $(FW_DIR)/mcp.img $(MC_T)/host_mcast.so \
+             $(BIN)/lanai-run
+	@bash tests/run tests/scale/suite
+.PHONY: check-scale
+
+# R2 beyond the paper at 64 (R2S_NODES: up to 256) nodes on a fat tree:
+# NIC postal and binomial against the host's binomial (host/bench/r2scale,
+# docs/bench-r1r2.md "Beyond the paper"; beyond 64 nodes only the R2S_TOP
+# leaves a probe reaches last are timed). Tens of minutes (256 nodes: ~30):
+# not in `make bench`.
+.PHONY: bench-r2scale
+## bench-r2scale: R2 beyond the paper, on up to 256 nodes (R2S_NODES; tens of minutes)
+bench-r2scale: $(R12_B)/r2_bcast.so $(FW_DIR)/mcp.img $(BIN)/lanai-run
+	@bash host/bench/r2scale $(BUILD)/bench
+
+# ---- the OSU Micro-Benchmarks ---------------------------------------------
+# Built by mk/mpi.mk's omb (OMB_DIR); run here (tests/mpi/omb).
+.PHONY: bench-omb bench-omb-scale
+## bench-omb: the OSU Micro-Benchmarks on the emulated cluster (build/bench/omb/)
+bench-omb: omb
+	@if [ -d "$(OMB_DIR)" ]; then bash tests/mpi/omb bench $(BUILD)/bench/omb; fi
+# osu_bcast on 64 and 256 ranks, host and NIC (OMB_SCALE_RANKS to change)
+## bench-omb-scale: osu_bcast on 64 and 256 ranks, host and NIC (OMB_SCALE_RANKS)
+bench-omb-scale: omb
+	@if [ -d "$(OMB_DIR)" ]; then bash tests/mpi/omb bcast-scale $(BUILD)/bench/omb; fi

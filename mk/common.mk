@@ -5,6 +5,12 @@
 # programs (shared objects) can link it too. QEMU compiles its own copy from
 # the manifest lanai-emu/shared-files (its flags are QEMU's); the fuzzers
 # compile theirs with sanitizers.
+#
+# Products: build/lib/libnicoll-common.a; NC_VERSION and SCRIPT_COPY for
+#           the other fragments.
+# Targets:  none of its own.
+# Suites:   none of its own: its users' suites test it (tests/host,
+#           tests/fuzz, tests/nic, tests/nicoll/unit).
 COMMON_SRCS := $(wildcard common/*.c)
 COMMON_HDRS := $(wildcard common/*.h)
 COMMON_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(COMMON_SRCS))

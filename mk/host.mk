@@ -1,5 +1,93 @@
-# Host side: the lanai-flash tool over common/'s board access and firmware
-# loader (libnicoll-common.a), and their tests.
+# The host side (host/, outside mpi/ and bench/): libnicoll (host/lib: the
+# emu and pci backends, shared and static), the host-based collectives
+# (nc_hmcast, nc_hbarrier), and the host tools: lanai-flash and
+# lanai-flash-cluster over common/'s board access and firmware loader,
+# lanai-run (the front end of the myrinet machine, mk/emu.mk), the timeline
+# converter and the Wireshark dissector. docs/libnicoll.md, docs/lanai-flash.md,
+# docs/timeline.md, docs/dissector.md.
+#
+# Products: build/lib/libnicoll-emu.a, build/lib/libnicoll-pci.a,
+#           build/lib/libnicoll-pci.so.VERSION, build/bin/lanai-flash,
+#           build/bin/lanai-flash-cluster, build/bin/lanai-run,
+#           build/bin/lanai-timeline, build/share/nicoll/nicoll.lua;
+#           tests: build/tests/{nicoll,host,board,hmcast,hbarrier}/* (the
+#           end-to-end programs of tests/nicoll are mk/firmware.mk's), and
+#           the mutants of nc_vfio.c, nc_hmcast.c and nc_hbarrier.c.
+# Targets:  host.
+# Suites:   tests/nicoll/unit, tests/host/suite, tests/board/suite,
+#           tests/timeline/suite, tests/dissector/suite, tests/hmcast/suite,
+#           tests/hbarrier/suite.
+# Read before mk/firmware.mk, mk/mpi.mk and mk/bench.mk: their host
+# programs compile libnicoll in, NCL_* in their prerequisites.
+
+# ---- libnicoll ------------------------------------------------------------
+# tests/nicoll's programs: the unit tests here, the end-to-end programs in
+# mk/firmware.mk.
+NCL_T    := $(BUILD)/tests/nicoll
+NCL_BAR_SRCS := host/lib/nc_barrier_spec.c host/lib/nc_group.c host/lib/nc_postal.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
+NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c host/lib/nc_hmcast.c $(NCL_BAR_SRCS)
+NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h host/lib/nc_vfio.h host/lib/nc_group.h $(CONTRACT_HDRS) \
+                ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
+NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include
+ALL_TARGETS += $(NCL_T)/test_nicoll $(BUILD)/lib/libnicoll-emu.a
+CHECK_SUITES += tests/nicoll/unit
+
+.PHONY: host
+## host: libnicoll (both backends) and lanai-flash
+host: $(BUILD)/lib/libnicoll-emu.a $(BUILD)/lib/libnicoll-pci.a $(BIN)/lanai-flash
+
+$(BUILD)/lib/libnicoll-emu.a: $(NCL_LIB_SRCS) $(NCL_LIB_HDRS)
+	@mkdir -p $(BUILD)/lib/nicoll-emu
+	for f in $(NCL_LIB_SRCS); do \
+	    $(HOSTCC) $(HOST_CFLAGS) -fPIC $(NCL_INC) -c $$f -o $(BUILD)/lib/nicoll-emu/$$(basename $$f .c).o || exit 1; done
+	ar rcs $@ $(foreach f,$(NCL_LIB_SRCS),$(BUILD)/lib/nicoll-emu/$(basename $(notdir $(f))).o)
+
+NCL_PCI_SRCS := host/lib/nicoll.c host/lib/nc_backend_pci.c host/lib/nc_vfio.c host/lib/nc_hmcast.c \
+                $(NCL_BAR_SRCS)
+$(BUILD)/lib/libnicoll-pci.a: $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) common/board.h $(COMMON_OBJS)
+	@mkdir -p $(BUILD)/lib/nicoll-pci
+	for f in $(NCL_PCI_SRCS); do \
+	    $(HOSTCC) $(HOST_CFLAGS) $(NCL_INC) -c $$f -o $(BUILD)/lib/nicoll-pci/$$(basename $$f .c).o || exit 1; done
+	ar rcs $@ $(foreach f,$(NCL_PCI_SRCS),$(BUILD)/lib/nicoll-pci/$(basename $(notdir $(f))).o) $(COMMON_OBJS)
+
+# libnicoll's pci backend, shared (the same sources as libnicoll-pci.a,
+# compiled position-independent; rebuilt whenever the archive is):
+# soname libnicoll-pci.so.MAJOR. common/'s board access over the emulator's
+# host interface (board_hostif) is not in it: a real host has no such calls.
+NCL_SO_MAJOR := $(firstword $(subst ., ,$(NC_VERSION)))
+NCL_PCI_SO   := $(BUILD)/lib/libnicoll-pci.so.$(NC_VERSION)
+NCL_PCI_PIC  := $(BUILD)/lib/nicoll-pci-pic
+NCL_PCI_PIC_OBJS  = $(foreach f,$(NCL_PCI_SRCS),$(NCL_PCI_PIC)/$(basename $(notdir $(f))).o)
+
+ALL_TARGETS  += $(NCL_PCI_SO) $(BUILD)/lib/libnicoll-pci.a
+
+$(NCL_PCI_SO): $(BUILD)/lib/libnicoll-pci.a host/lib/libnicoll.map mk/host.mk
+	@mkdir -p $(NCL_PCI_PIC)
+	for f in $(NCL_PCI_SRCS); do \
+	    $(HOSTCC) $(HOST_CFLAGS) -fPIC $(NCL_INC) -c $$f -o $(NCL_PCI_PIC)/$$(basename $$f .c).o || exit 1; done
+	$(HOSTCC) -shared -Wl,-soname,libnicoll-pci.so.$(NCL_SO_MAJOR) -Wl,--version-script,host/lib/libnicoll.map \
+	    -Wl,-z,defs $(NCL_PCI_PIC_OBJS) $(filter-out %/board_hostif.o,$(COMMON_OBJS)) -o $@
+
+# Unit tests of the host library (cmocka), over the pci backend and a fake BAR.
+$(NCL_T)/test_nicoll: tests/nicoll/test_nicoll.c $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) common/board.h $(COMMON_LIB)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) $< $(NCL_PCI_SRCS) $(COMMON_LIB) -lcmocka -lpthread -o $@
+
+# VFIO for the pci backend: unit tests against a fake
+# kernel, and two mutants of nc_vfio.c that tests/nicoll/unit must see fail.
+VFIO_TEST_DEPS := tests/nicoll/test_vfio.c host/lib/nc_vfio.c host/lib/nc_vfio.h include/nicoll/lanai9_regs.h
+ALL_TARGETS += $(BUILD)/tests/nicoll/test_vfio
+CHECK_TARGETS += $(MUT)/vfio/test_vfio_no_master $(MUT)/vfio/test_vfio_no_unmask
+$(BUILD)/tests/nicoll/test_vfio: $(VFIO_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) $< host/lib/nc_vfio.c -lcmocka -o $@
+$(MUT)/vfio/test_vfio_%: tests/nicoll/mutants/nc_vfio_%.patch $(VFIO_TEST_DEPS) tests/lib/mutate
+	@mkdir -p $(@D)
+	bash tests/lib/mutate $< $(MUT)/vfio/$*.src host/lib
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(NCL_INC) tests/nicoll/test_vfio.c $(MUT)/vfio/$*.src/host/lib/nc_vfio.c \
+	    -lcmocka -o $@
+
+# ---- lanai-flash and the firmware loader ----------------------------------
 HOSTLIB_INC  := $(COMMON_INC) $(CONTRACT_INC)
 HOSTLIB_DEPS := $(COMMON_LIB) common/board.h common/fwload.h include/nicoll/lanai9_regs.h \
                 include/nicoll/shared_block.h
@@ -26,3 +114,104 @@ $(BUILD)/tests/host/fw_ready.img: tests/host/fw_ready.c include/nicoll/shared_bl
 	@mkdir -p $(@D)
 	$(BIN)/lanai-cc -O2 $(CONTRACT_INC) $< -o $(BUILD)/tests/host/fw_ready.elf \
 	    -Wl,--mem-size,2M,--image,$@
+
+# ---- lanai-run ------------------------------------------------------------
+ALL_TARGETS += $(BIN)/lanai-run
+$(BIN)/lanai-run: host/tools/lanai-run $(NC_VERSION_H)
+	@mkdir -p $(@D)
+	$(SCRIPT_COPY)
+
+# ---- the real host tools against an emulated board ------------------------
+# lanai-run --board-dir exposes one node's board window and DMA memory as
+# files; lanai-flash and a pci-backend program (tests/board/pci_client.c)
+# use them as they would a real board's; cluster flashing with pdsh.
+# docs/lanai-flash.md, docs/myrinet.md ("A board for outside programs").
+BOARD_T := $(BUILD)/tests/board
+ALL_TARGETS += $(BOARD_T)/pci_client $(BOARD_T)/host_echo.so
+CHECK_SUITES += tests/board/suite
+
+$(BOARD_T)/pci_client: tests/board/pci_client.c tests/nicoll/pattern.h $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) \
+		common/board.h $(COMMON_LIB)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra $(NCL_INC) $< $(NCL_PCI_SRCS) $(COMMON_LIB) -o $@
+
+$(BOARD_T)/host_echo.so: tests/board/host_echo.c tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) \
+		include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+ALL_TARGETS += $(BIN)/lanai-flash-cluster
+$(BIN)/lanai-flash-cluster: host/tools/lanai-flash-cluster $(NC_VERSION_H)
+	@mkdir -p $(@D)
+	$(SCRIPT_COPY)
+
+# ---- the timeline ---------------------------------------------------------
+# lanai-run --timeline (docs/timeline.md): the converter, and its suite.
+ALL_TARGETS  += $(BIN)/lanai-timeline
+CHECK_SUITES += tests/timeline/suite
+
+$(BIN)/lanai-timeline: host/tools/lanai-timeline $(NC_VERSION_H)
+	@mkdir -p $(@D)
+	$(SCRIPT_COPY)
+
+# ---- the Wireshark dissector ----------------------------------------------
+# For packet traces (docs/dissector.md), generated from the wire header;
+# its suite needs tshark (ci/packages/dissector.txt).
+DISSECTOR := $(BUILD)/share/nicoll/nicoll.lua
+
+ALL_TARGETS  += $(DISSECTOR)
+CHECK_SUITES += tests/dissector/suite
+
+$(DISSECTOR): host/tools/gen-dissector include/nicoll/nc_wire.h
+	@mkdir -p $(@D)
+	python3 host/tools/gen-dissector --wire include/nicoll/nc_wire.h $@
+
+# ---- host-based collectives -----------------------------------------------
+# The host-based multicast baselines (host/lib/nc_hmcast.c, part of
+# libnicoll) and their tests; R1 and R2 measure them (mk/bench.mk).
+HMC_T := $(BUILD)/tests/hmcast
+
+ALL_TARGETS += $(HMC_T)/host_hmcast.so
+CHECK_SUITES += tests/hmcast/suite
+
+HMC_DEPS := tests/lib/open_port.h tests/nicoll/pattern.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+
+$(HMC_T)/host_hmcast.so: tests/hmcast/host_hmcast.c $(HMC_DEPS)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+# The same program over libnicoll's mutants of nc_hmcast.c
+# (tests/hmcast/mutants/nc_hmcast_NAME.patch, applied to a copy of host/lib).
+HMC_MUTANTS := $(patsubst nc_hmcast_%.patch,%,$(notdir $(wildcard tests/hmcast/mutants/nc_hmcast_*.patch)))
+CHECK_TARGETS += $(foreach v,$(HMC_MUTANTS),$(MUT)/hmcast/host_hmcast_$(v).so)
+$(MUT)/hmcast/host_hmcast_%.so: tests/hmcast/mutants/nc_hmcast_%.patch tests/hmcast/host_hmcast.c $(HMC_DEPS) tests/lib/mutate
+	@mkdir -p $(@D)
+	bash tests/lib/mutate $< $(MUT)/hmcast/$*.src host/lib
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) tests/hmcast/host_hmcast.c \
+	    $(patsubst host/lib/%,$(MUT)/hmcast/$*.src/host/lib/%,$(NCL_LIB_SRCS)) -o $@
+
+# The host-based PE/GB barriers (host/lib/nc_hbarrier.c, compiled into
+# the programs that use them) and their tests; R7 measures them
+# (mk/bench.mk).
+HB_T   := $(BUILD)/tests/hbarrier
+HB_SRCS := host/lib/nc_hbarrier.c
+HB_HDRS := host/lib/nc_hbarrier.h
+
+ALL_TARGETS += $(HB_T)/host_hbar.so
+CHECK_SUITES += tests/hbarrier/suite
+
+$(HB_T)/host_hbar.so: tests/hbarrier/host_hbar.c $(HB_SRCS) $(HB_HDRS) $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(HB_SRCS) $(NCL_LIB_SRCS) -o $@
+
+# The same program over the mutants of nc_hbarrier.c
+# (tests/hbarrier/mutants/nc_hbarrier_NAME.patch, applied to a copy of host/lib).
+HB_MUTANTS := $(patsubst nc_hbarrier_%.patch,%,$(notdir $(wildcard tests/hbarrier/mutants/nc_hbarrier_*.patch)))
+CHECK_TARGETS += $(foreach v,$(HB_MUTANTS),$(MUT)/hbarrier/host_hbar_$(v).so)
+$(MUT)/hbarrier/host_hbar_%.so: tests/hbarrier/mutants/nc_hbarrier_%.patch tests/hbarrier/host_hbar.c $(HB_SRCS) $(HB_HDRS) \
+        $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h tests/lib/mutate
+	@mkdir -p $(@D)
+	bash tests/lib/mutate $< $(MUT)/hbarrier/$*.src host/lib
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) tests/hbarrier/host_hbar.c \
+	    $(patsubst host/lib/%,$(MUT)/hbarrier/$*.src/host/lib/%,$(HB_SRCS) $(NCL_LIB_SRCS)) -o $@
+

@@ -5,7 +5,13 @@
 # fixed (no BINDIR, LIBDIR...): the installed tools find their resources
 # relative to their own directory, PREFIX/bin, as they do in the build tree
 # from build/bin, so an installed tree also works where it is staged.
-# The man pages and the shared libnicoll are built by `make` (ALL_TARGETS).
+#
+# Products: the man pages, build/share/man/man1/*.1 (built by make; the
+#           shared libnicoll that install copies is mk/host.mk's).
+# Targets:  install, uninstall (install-dest, install's first step).
+# Suites:   tests/install/suite.
+# Read after every room whose products it installs (EMU_QEMU, DISSECTOR,
+# NCL_PCI_SO in INSTALL_DEPS).
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
@@ -40,11 +46,9 @@ MAN_NAME_lanai-timeline      := turn a lanai-run run into a Chrome/Perfetto time
 MAN_DIR   := $(BUILD)/share/man/man1
 MAN_PAGES := $(addprefix $(MAN_DIR)/,$(addsuffix .1,$(INSTALL_TOOLS)))
 
-# This file is read before mk/mpi.mk, mk/nicoll.mk and mk/toolchain.mk
-# (name order): their products are named here, where prerequisites need
-# them at once. The firmware a user loads: the MCP for 2 MB boards, 1 MB
-# boards, LANai 9.0/9.1 parts and 1024-node clusters (not the broken
-# variants the tests build, nor the measurement variant mcp_mcstore).
+# The firmware a user loads: the MCP for 2 MB boards, 1 MB boards, LANai
+# 9.0/9.1 parts and 1024-node clusters (not the broken variants the tests
+# build, nor the measurement variant mcp_mcstore).
 INSTALL_FIRMWARE := $(BUILD)/firmware/mcp.img $(BUILD)/firmware/mcp_1m.img \
                     $(BUILD)/firmware/mcp-lanai9.0.img $(BUILD)/firmware/mcp_1024.img
 INSTALL_LIBS     := $(BUILD)/lib/libnicoll-emu.a $(BUILD)/lib/libnicoll-pci.a $(BUILD)/lib/libmpi-emu.a
@@ -53,24 +57,8 @@ INSTALL_RT_HDRS  := $(BUILD)/include/lanai/lanai-rt.h $(BUILD)/include/lanai/lan
 INSTALL_MODELS   := $(wildcard spec/promela/*.pml) spec/promela/EXPECTED
 INSTALL_PROFILES := $(wildcard lanai-emu/profiles/*.profile lanai-emu/profiles/*.postal)
 
-# libnicoll's pci backend, shared (the same sources as libnicoll-pci.a,
-# compiled position-independent; rebuilt whenever the archive is):
-# soname libnicoll-pci.so.MAJOR. common/'s board access over the emulator's
-# host interface (board_hostif) is not in it: a real host has no such calls.
-NCL_SO_MAJOR := $(firstword $(subst ., ,$(NC_VERSION)))
-NCL_PCI_SO   := $(BUILD)/lib/libnicoll-pci.so.$(NC_VERSION)
-NCL_PCI_PIC  := $(BUILD)/lib/nicoll-pci-pic
-NCL_PCI_PIC_OBJS  = $(foreach f,$(NCL_PCI_SRCS),$(NCL_PCI_PIC)/$(basename $(notdir $(f))).o)
-
-ALL_TARGETS  += $(MAN_PAGES) $(NCL_PCI_SO) $(BUILD)/lib/libnicoll-pci.a
+ALL_TARGETS  += $(MAN_PAGES)
 CHECK_SUITES += tests/install/suite
-
-$(NCL_PCI_SO): $(BUILD)/lib/libnicoll-pci.a host/lib/libnicoll.map mk/install.mk
-	@mkdir -p $(NCL_PCI_PIC)
-	for f in $(NCL_PCI_SRCS); do \
-	    $(HOSTCC) $(HOST_CFLAGS) -fPIC $(NCL_INC) -c $$f -o $(NCL_PCI_PIC)/$$(basename $$f .c).o || exit 1; done
-	$(HOSTCC) -shared -Wl,-soname,libnicoll-pci.so.$(NCL_SO_MAJOR) -Wl,--version-script,host/lib/libnicoll.map \
-	    -Wl,-z,defs $(NCL_PCI_PIC_OBJS) $(filter-out %/board_hostif.o,$(COMMON_OBJS)) -o $@
 
 # help2man takes the synopsis from a first line "Usage: ..."; the tools
 # write "usage: ..." (their usage errors print the same text, and the tests
@@ -92,11 +80,13 @@ INSTALL_DEPS := $(addprefix $(BIN)/,$(INSTALL_TOOLS)) $(MAN_PAGES) $(INSTALL_LIB
 
 # A PREFIX that is not absolute, or a DESTDIR/PREFIX that cannot be made or
 # written, is refused before anything is copied, naming it.
+## install-dest: (install's first step) refuse a PREFIX that is not absolute or a DESTDIR/PREFIX not writable
 install-dest:
 	@case '$(PREFIX)' in /*) ;; *) echo "make install: PREFIX '$(PREFIX)' is not an absolute path" >&2; exit 2 ;; esac
 	@mkdir -p '$(DESTDIR)$(PREFIX)' 2> /dev/null && [ -w '$(DESTDIR)$(PREFIX)' ] || \
 	    { echo "make install: cannot write into '$(DESTDIR)$(PREFIX)' (DESTDIR '$(DESTDIR)', PREFIX '$(PREFIX)')" >&2; exit 2; }
 
+## install: build, then copy into DESTDIR/PREFIX (PREFIX=/usr/local; docs/install.md)
 install: $(INSTALL_DEPS) install-dest
 	install -d $(I_BIN) $(I_MAN1) $(I_LIB) $(I_PC) $(I_INC) $(I_OWN_DIRS)
 	install -m 755 $(addprefix $(BIN)/,$(INSTALL_TOOLS)) $(I_BIN)
@@ -120,6 +110,7 @@ install: $(INSTALL_DEPS) install-dest
 
 # Exactly the files install puts there, then the project's own directories
 # once they are empty.
+## uninstall: remove exactly what install put into DESTDIR/PREFIX
 uninstall:
 	rm -f $(addprefix $(I_BIN)/,$(INSTALL_TOOLS)) $(addprefix $(I_MAN1)/,$(notdir $(MAN_PAGES)))
 	rm -f $(addprefix $(I_LIB)/,$(notdir $(INSTALL_LIBS) $(NCL_PCI_SO)) \

@@ -1,6 +1,13 @@
 # libmpi (host/mpi/, an MPI for host programs over libnicoll),
-# lanai-mpicc and lanai-mpirun, and the MPI test suite. docs/mpi.md.
-# Included before mk/nicoll.mk (name order): NCL_* are used in recipes only.
+# lanai-mpicc and lanai-mpirun, the MPI test suite, and the OSU
+# Micro-Benchmarks built with them (mk/bench.mk runs them). docs/mpi.md.
+#
+# Products: build/lib/libmpi-emu.a, build/bin/lanai-mpicc,
+#           build/bin/lanai-mpirun; tests: build/tests/mpi/*.so, the
+#           library's mutants (build/mutants/mpi/), build/omb/*.so (when
+#           OMB_DIR has the OSU Micro-Benchmarks).
+# Targets:  mpi, omb.
+# Suites:   tests/mpi/suite.
 MPI_T    := $(BUILD)/tests/mpi
 MPI_SRCS := $(wildcard host/mpi/*.c)
 MPI_HDRS := $(wildcard host/mpi/*.h)
@@ -17,6 +24,7 @@ MPI_MUTANTS := $(patsubst mpi_%.patch,%,$(notdir $(sort $(wildcard tests/mpi/mut
 MPI_MUT := $(MUT)/mpi
 
 .PHONY: mpi
+## mpi: libmpi, lanai-mpicc and lanai-mpirun
 mpi: $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun
 ALL_TARGETS += $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun \
                $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so
@@ -68,7 +76,8 @@ $(MPI_MUT)/mpi_coll-%.so: tests/mpi/mpi_coll.c tests/mpi/mpitest.h $(MPI_MUT)/li
 
 # The OSU Micro-Benchmarks 5.3, unmodified, built out of tree from the
 # shared copy with lanai-mpicc (never copied into the project). make
-# bench-omb runs them (tests/mpi/omb); tests/mpi/suite runs a short set.
+# bench-omb (mk/bench.mk) runs them (tests/mpi/omb); tests/mpi/suite runs a
+# short set.
 OMB_DIR  ?= $(abspath ../shared/third_party/osu-micro-benchmarks-5.3)
 OMB_B    := $(BUILD)/omb
 OMB_P2P  := osu_latency osu_bw osu_bibw osu_multi_lat
@@ -87,15 +96,11 @@ $(addprefix $(OMB_B)/,$(addsuffix .so,$(OMB_COLL))): $(OMB_B)/%.so: $(MPI_LIB) $
 	$(BIN)/lanai-mpicc -O2 -I$(OMB_DIR)/mpi/collective $(OMB_DIR)/mpi/collective/$*.c \
 	    $(OMB_DIR)/mpi/collective/osu_coll.c -o $@
 
-.PHONY: omb bench-omb bench-omb-scale
+.PHONY: omb
+## omb: build the OSU Micro-Benchmarks 5.3 with lanai-mpicc, if OMB_DIR has them
 omb: mpi $(BUILD)/firmware/mcp.img
 	@if [ -d "$(OMB_DIR)" ]; then $(MAKE) --no-print-directory $(OMB_SOS); \
 	else echo "omb: skipped: no OSU Micro-Benchmarks 5.3 at $(OMB_DIR)"; fi
-bench-omb: omb
-	@if [ -d "$(OMB_DIR)" ]; then bash tests/mpi/omb bench $(BUILD)/bench/omb; fi
-# osu_bcast on 64 and 256 ranks, host and NIC (OMB_SCALE_RANKS to change)
-bench-omb-scale: omb
-	@if [ -d "$(OMB_DIR)" ]; then bash tests/mpi/omb bcast-scale $(BUILD)/bench/omb; fi
 ifneq ($(wildcard $(OMB_DIR)/mpi),)
 ALL_TARGETS += $(OMB_SOS)
 endif

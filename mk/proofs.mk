@@ -1,15 +1,11 @@
-# ref/proto + ref/tree: Frama-C/WP proofs, unit tests, the optimal-k table.
-#
-#   make proofs               prove every module (WP + RTE), replaying the
-#                             committed cache proofs/cache/; table of results
-#   make proofs-refresh       re-run every prover and rewrite proofs/cache/
-#                             and the proof reports (after changing ref/)
-#   make proofs-scratch       prove without any cache (timing from scratch)
-#   make check-proof-mutants  each deliberate bug must fail a goal and a test
-#   make kopt-table           print seed 001's optimal k for n in {16,32,64}
+# ref/proto + ref/tree: Frama-C/WP proofs (proofs/), unit tests, the
+# optimal-k table. make help says what each target does.
 #
 # Products: build/unit/ref/{test_proto,test_tree,kopt}, build/unit/ref/lanai/*.o
-# (ref/ compiled for the NIC, to keep it freestanding).
+# (ref/ compiled for the NIC, to keep it freestanding); the mutants
+# build/mutants/ref/test_proto-NAME.
+# Targets:  proofs, proofs-refresh, proofs-scratch, check-proof-mutants, kopt-table.
+# Suites:   tests/unit/ref/suite (ref/'s unit tests), proofs/suite.
 
 REF_INC      := -Iref/include -Iref/proto -Iref/tree
 REF_HDRS     := $(wildcard ref/include/*.h ref/proto/*.h ref/tree/*.h)
@@ -52,17 +48,22 @@ $(REF_B)/lanai/%.o: ref/%.c $(REF_HDRS)
 	$(REF_LANAI) -c $< -o $@
 
 .PHONY: proofs proofs-refresh proofs-scratch check-proof-mutants kopt-table
+## proofs: prove every module of ref/ (Frama-C/WP + RTE), replaying proofs/cache/
 proofs:
 	bash proofs/run.sh
 
+## proofs-refresh: re-run every prover, rewrite proofs/cache/ and the proof reports
 proofs-refresh:
 	bash proofs/run.sh --cache rebuild --report
 
+## proofs-scratch: prove without any cache (timing from scratch)
 proofs-scratch:
 	bash proofs/run.sh --cache none
 
+## check-proof-mutants: each deliberate bug of ref/ must fail a goal and a test
 check-proof-mutants: $(REF_B)/test_proto $(REF_B)/test_tree
 	bash proofs/mutants.sh
 
+## kopt-table: print seed 001's optimal k for n in {16,32,64}
 kopt-table: $(REF_B)/kopt
 	$(REF_B)/kopt

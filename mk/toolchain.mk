@@ -1,8 +1,16 @@
-# The LANai toolchain: lanai-ld, lanai-iss, crt0 + runtime, lanai-cc.
-# Products:
-#   build/bin/lanai-ld  build/bin/lanai-iss  build/bin/lanai-cc
-#   build/lib/lanai/crt0.o  build/lib/lanai/liblanai-rt.a
-#   build/include/lanai/*.h
+# The LANai toolchain (toolchain/) and its interpreter (ref/iss/): lanai-cc,
+# lanai-ld, crt0 and the runtime, lanai-iss, with their tests.
+#
+# Products: build/bin/lanai-ld  build/bin/lanai-iss  build/bin/lanai-cc
+#           build/lib/lanai/crt0.o  build/lib/lanai/liblanai-rt.a
+#           build/include/lanai/*.h
+#           tests: build/tests/isa/vectors, build/tests/unit/test_runtime,
+#           build/fuzz/fuzz_lanai_ld, build/fuzz/fuzz_loadable (FUZZ_CC, the
+#           fuzzers' compiler, is defined here for mk/emu.mk's fuzzers too)
+# Targets:  none of its own (make all).
+# Suites:   tests/isa/vectors-suite, tests/isa/suite, tests/isa/mutants,
+#           tests/ld/suite, tests/hazard/{isa-strict,firmware,random-strict,
+#           cluster-strict}, tests/fuzz/suite (every fuzzer), tests/unit/suite.
 
 TC_B      := $(BUILD)/toolchain
 HOST_INC  := $(CONTRACT_INC) $(COMMON_INC) -Iref/iss
@@ -91,3 +99,9 @@ $(BUILD)/tests/unit/test_runtime: tests/unit/test_runtime.c tests/unit/rt_rename
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra -fno-builtin -fno-strict-aliasing \
 	    -I$(TC)/include -include tests/unit/rt_rename.h $(filter %.c,$^) -lcmocka -o $@
+
+# LANai 9.0/9.1 load hazards: strict mode (lanai-iss --strict,
+# QEMU -cpu lanai9.0) and lanai-ld's hazard pass (-mcpu=lanai9.0), checked on
+# the ISA programs, the firmware images and random instruction streams.
+# The unit tests of the pass are rows of tests/ld/suite.
+CHECK_SUITES += tests/hazard/isa-strict tests/hazard/firmware tests/hazard/random-strict tests/hazard/cluster-strict

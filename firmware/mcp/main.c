@@ -14,7 +14,7 @@
 #include "nicoll/shared_block.h"
 
 extern char __mem_size[];
-/* The top of SRAM as a word in .data: with -mcmodel=small (mk/nicoll.mk)
+/* The top of SRAM as a word in .data: with -mcmodel=small (mk/firmware.mk)
  * the code addresses symbols in 21 bits, and __mem_size (2 MiB on the
  * LANai 9 link) is beyond them; a 32-bit data relocation is not. */
 static char *volatile mem_top = __mem_size;

@@ -12,7 +12,7 @@
  *    barrier's held identities, ACK buffer, route), and -mcmodel=small
  *    needs all its data below 1 MiB: 256 peers end it at 941 KiB, 512 do
  *    not fit. A 1024-node cluster takes a build of its own with
- *    -DNC_ABI_MAX_NODES=1024 in the medium code model (mk/scale.mk; 2 MB
+ *    -DNC_ABI_MAX_NODES=1024 in the medium code model (mk/firmware.mk; 2 MB
  *    boards only). The ABI block's layout depends on this number, so the
  *    firmware publishes it (max_nodes) and libnicoll refuses an MCP built
  *    with another one (docs/multicast.md "Scale").

@@ -1,0 +1,173 @@
+# The MCP (firmware/: the hardware layer, the core, the collectives, built
+# as one unit with ref/proto's cores): every firmware image, the firmware
+# mutants' rule, and the suites that run the MCP end to end on the emulated
+# cluster, with their host programs. docs/firmware.md, docs/barrier.md,
+# docs/multicast.md.
+#
+# Products: build/firmware/mcp.img (2 MB boards), mcp_1m.img (1 MB boards),
+#           mcp-lanai9.0.img (LANai 9.0/9.1, hazard pass), mcp_mcstore.img
+#           (multicast's other order, to measure), mcp_1024.img (1024-node
+#           clusters); tests: build/tests/{nicoll,barrier,mcast,loss,timeout}/*.so;
+#           the mutants build/mutants/firmware/mcp_NAME.img, one per
+#           tests/*/mutants/mcp_NAME.patch.
+# Targets:  firmware, run.
+# Suites:   tests/nicoll/suite, tests/barrier/suite, tests/mcast/suite,
+#           tests/loss/suite, tests/pipeline/suite, tests/timeout/suite.
+# Read after mk/host.mk: the host programs compile libnicoll in (NCL_* in
+# their prerequisites).
+FW_DIR   := $(BUILD)/firmware
+# The parts; the firmware is compiled as one unit (firmware/mcp_image.c
+# includes them all: inlining across files, docs/firmware.md).
+FW_SRCS  := $(wildcard firmware/mcp/*.c) $(wildcard firmware/coll/*.c) \
+            firmware/hal/hal.c ref/proto/nc_seq.c ref/proto/nc_barrec.c ref/proto/nc_mcack.c ref/proto/nc_mcgroup.c
+FW_UNIT  := firmware/mcp_image.c
+FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/hal/hal.h \
+            $(CONTRACT_HDRS) ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h ref/proto/nc_mcack.h ref/proto/nc_mcgroup.h \
+            ref/include/nc_config.h ref/include/nc_logic.h
+# -mcmodel=small: globals in 21-bit absolute addressing (one instruction
+# instead of a hi/lo pair, cheap enough to rematerialise: the backend
+# parks fewer address constants on the stack); all of the MCP's data lies
+# below 1 MiB (lanai-ld checks). mk/firmware.mk is a dependency: flags rebuild.
+# -O3 rather than -O2: 3-7% fewer instructions per barrier (mcp_profile).
+FW_CFLAGS := -O3 -mcmodel=small -Wall $(CONTRACT_INC) -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
+FW_LDFLAGS := -Wl,--mem-size,2M
+# The firmware's mutants (tests/*/mutants/mcp_NAME.patch): each is built
+# from a patched copy of firmware/, ref/ and include/ into
+# $(MUT)/firmware/mcp_NAME.img, for the suite beside it to show failing.
+FW_MUTANT_PATCHES := $(sort $(wildcard tests/*/mutants/mcp_*.patch))
+FW_MUTANTS := $(patsubst %.patch,%,$(notdir $(FW_MUTANT_PATCHES)))
+CHECK_TARGETS += $(foreach v,$(FW_MUTANTS),$(MUT)/firmware/$(v).img)
+
+# mcp_1m.img: the same firmware linked for 1 MB of SRAM (P-GM1 profiles'
+# LANai 4.x boards; the 2 MB link puts the stack inside their shared block)
+# mcp-lanai9.0.img: the same firmware for LANai 9.0/9.1 parts, linked with
+# lanai-ld's hazard pass (docs/lanai-isa.md, "Timing and hazards")
+FIRMWARE_IMAGES := $(FW_DIR)/mcp.img $(FW_DIR)/mcp_1m.img $(FW_DIR)/mcp-lanai9.0.img $(FW_DIR)/mcp_mcstore.img
+ALL_TARGETS += $(FIRMWARE_IMAGES) $(NCL_T)/host_nicoll.so $(NCL_T)/host_charge.so $(NCL_T)/host_bwait.so
+CHECK_SUITES += tests/nicoll/suite
+
+.PHONY: firmware
+## firmware: the MCP images a user loads (build/firmware/mcp*.img)
+firmware: $(FIRMWARE_IMAGES)
+
+FW_DEPS := mk/firmware.mk $(FW_UNIT) $(FW_SRCS) $(FW_HDRS) $(BIN)/lanai-cc $(BIN)/lanai-ld $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
+
+$(FW_DIR)/mcp.img: $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(FW_CFLAGS) $(FW_UNIT) -o $(FW_DIR)/mcp.elf $(FW_LDFLAGS),--image,$@,--map,$(FW_DIR)/mcp.map
+
+$(FW_DIR)/mcp_1m.img: $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(FW_CFLAGS) $(FW_UNIT) -o $(FW_DIR)/mcp_1m.elf -Wl,--mem-size,1M,--image,$@
+
+$(FW_DIR)/mcp-lanai9.0.img: $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(FW_CFLAGS) -mcpu=lanai9.0 $(FW_UNIT) -o $(FW_DIR)/mcp-lanai9.0.elf \
+	    $(FW_LDFLAGS),--image,$@
+
+# multicast's other order at inner members (store to the host, then
+# forward): built to measure it against the default (docs/multicast.md)
+$(FW_DIR)/mcp_mcstore.img: $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(FW_CFLAGS) -DNC_MC_STORE_FIRST $(FW_UNIT) -o $(FW_DIR)/mcp_mcstore.elf \
+	    $(FW_LDFLAGS),--image,$@
+
+# The 1024-node MCP, for a broadcast on a 1024-node fat tree
+# (docs/multicast.md "Scale"; mk/bench.mk's check-scale runs it). The
+# default build (mcp.img, mcp_1m.img, libnicoll) holds NC_ABI_MAX_NODES =
+# 256 peers; 1024 peers do not fit the 1 MiB that -mcmodel=small addresses
+# (the MCP keeps ~1.4 KB per peer), so the 1024-node pair is a build of its
+# own: the MCP with NC_ABI_MAX_NODES=1024 in the medium code model (2 MB
+# boards only), and host programs compiled with the same number (the ABI
+# block's layout depends on it; libnicoll refuses an MCP whose max_nodes
+# differs from its own).
+SCALE_DEF := -DNC_ABI_MAX_NODES=1024u
+
+ALL_TARGETS += $(FW_DIR)/mcp_1024.img
+
+# Multicast compiled for size there (NC_MC_MINSIZE, firmware/mcp_image.c):
+# at 1024 peers the image's data reaches up to the stack.
+$(FW_DIR)/mcp_1024.img: $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(filter-out -mcmodel=small,$(FW_CFLAGS)) -mcmodel=medium $(SCALE_DEF) -DNC_MC_MINSIZE $(FW_UNIT) \
+	    -o $(FW_DIR)/mcp_1024.elf $(FW_LDFLAGS),--image,$@,--map,$(FW_DIR)/mcp_1024.map
+
+# A mutant: the same flags, every -I pointing into the patched copy.
+$(MUT)/firmware/mcp_%.img: $$(wildcard tests/*/mutants/mcp_$$*.patch) $(FW_DEPS) tests/lib/mutate
+	@mkdir -p $(@D)
+	bash tests/lib/mutate $< $(MUT)/firmware/mcp_$*.src firmware ref include
+	$(BIN)/lanai-cc $(patsubst -I%,-I$(MUT)/firmware/mcp_$*.src/%,$(FW_CFLAGS)) $(MUT)/firmware/mcp_$*.src/$(FW_UNIT) \
+	    -o $(MUT)/firmware/mcp_$*.elf $(FW_LDFLAGS),--image,$@
+
+# Host programs for the emulated cluster: libnicoll compiled in.
+$(NCL_T)/%.so: tests/nicoll/%.c tests/nicoll/pattern.h tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+# ---- the NIC barrier ------------------------------------------------------
+# firmware/coll/barrier.c and libnicoll's nc_barrier_start, end to end:
+# tests/barrier/suite (docs/barrier.md); the suite's mutants of the firmware
+# (tests/barrier/mutants/) are built by the mutant rule above.
+BAR_T := $(BUILD)/tests/barrier
+
+ALL_TARGETS += $(BAR_T)/host_barrier.so
+CHECK_SUITES += tests/barrier/suite
+
+$(BAR_T)/%.so: tests/barrier/%.c tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+# ---- NIC multicast --------------------------------------------------------
+# firmware/coll/mcast.c and libnicoll's nc_group_multisend and nc_mcast, end
+# to end: tests/mcast/suite (docs/multicast.md); the suite's mutants of the
+# firmware (tests/mcast/mutants/mcp_mc_*.patch) are built by the mutant rule.
+MC_T := $(BUILD)/tests/mcast
+
+ALL_TARGETS += $(MC_T)/host_mcast.so
+CHECK_SUITES += tests/mcast/suite
+
+$(MC_T)/%.so: tests/mcast/%.c tests/lib/open_port.h tests/nicoll/pattern.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) \
+              include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+# ---- liveness under loss --------------------------------------------------
+# The point-to-point path under loss at every position and at random
+# (tests/loss/suite), with tests/nicoll's and tests/barrier's programs; the
+# negative control's program (the ping-pong echo that drops an early RECV,
+# which stalls under loss) is built here.
+LOSS_T := $(BUILD)/tests/loss
+
+ALL_TARGETS += $(LOSS_T)/host_nicoll_drop_early.so
+CHECK_SUITES += tests/loss/suite
+
+$(LOSS_T)/host_nicoll_drop_early.so: tests/nicoll/host_nicoll.c tests/nicoll/pattern.h tests/lib/open_port.h \
+                                      $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC -DHOST_NICOLL_DROP_EARLY_RECV $(NCL_INC) $< \
+	    $(NCL_LIB_SRCS) -o $@
+
+# ---- the pipelined data path ----------------------------------------------
+# docs/firmware.md, "Pipelining"; its two mutants, a stage of the pipeline
+# switched off (tests/pipeline/mutants/), are built by the mutant rule.
+CHECK_SUITES += tests/pipeline/suite
+
+# ---- send time-outs -------------------------------------------------------
+# tests/timeout/suite (docs/firmware.md "Send time-outs"), with the negative
+# control mcp_no_send_timeout.img among the mutants.
+TMO_T := $(BUILD)/tests/timeout
+
+ALL_TARGETS += $(TMO_T)/host_timeout.so
+CHECK_SUITES += tests/timeout/suite
+
+$(TMO_T)/host_timeout.so: tests/timeout/host_timeout.c tests/nicoll/pattern.h tests/lib/open_port.h \
+                          $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h $(COMMON_LIB)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) $(COMMON_LIB) -o $@
+
+# A job on the emulated cluster (tests/nicoll/run); mk/bench.mk adds R7's
+# programs to its prerequisites.
+.PHONY: run
+## run: a job on the emulated cluster: the MCP, libnicoll, R2's and R7's programs (tests/nicoll/run)
+run: $(FW_DIR)/mcp.img $(NCL_T)/host_nicoll.so $(BUILD)/bench/r7_barrier.so $(BUILD)/bench/r2_bcast.so $(BUILD)/share/nicoll/nicoll.lua $(BIN)/lanai-run emu-build
+	@bash tests/nicoll/run
