@@ -1,20 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Helpers of the host-based collectives (mpi_coll*.c). */
+/* Helpers of the collectives (coll_util.c). */
 #ifndef MPI_COLL_H
 #define MPI_COLL_H
 
 #include "mpi_impl.h"
 
-/* Tags of the collectives on a communicator's collective context: calls
- * come in the same order on every member and a peer's messages do not
- * overtake, so one tag per kind of collective is enough. */
+/* Tags of the blocking collectives on a communicator's collective
+ * context: calls come in the same order on every member and a peer's
+ * messages do not overtake, so one tag per kind of collective is enough. */
 enum { TAG_BARRIER = 1, TAG_BCAST, TAG_REDUCE, TAG_ALLREDUCE, TAG_GATHER, TAG_SCATTER,
        TAG_ALLGATHER, TAG_ALLTOALL, TAG_SCAN, TAG_EXSCAN, TAG_REDSCAT };
 
-void coll_send(const void *buf, size_t count, MPI_Datatype t, int dst, int tag, MPI_Comm c);
-void coll_recv(void *buf, size_t count, MPI_Datatype t, int src, int tag, MPI_Comm c);
-void coll_sendrecv(const void *sbuf, size_t scount, MPI_Datatype st, int dst,
-                   void *rbuf, size_t rcount, MPI_Datatype rt, int src, int tag, MPI_Comm c);
 /* Room for count elements of t laid out as in a user buffer; free with
  * coll_free (the pointer is shifted by the type's true lower bound). */
 void *coll_alloc(size_t count, MPI_Datatype t);
@@ -27,5 +23,7 @@ void coll_copy(void *dst, const void *src, size_t count, MPI_Datatype t);
 int coll_check(MPI_Comm comm, const char *fn);
 bool mpi_op_valid(MPI_Op op, MPI_Datatype t);
 int coll_check_op(MPI_Comm comm, MPI_Op op, MPI_Datatype t, int count, const char *fn);
+int coll_check_root(MPI_Comm comm, int root, const char *fn);
+int coll_check_type(MPI_Comm comm, MPI_Datatype t, int count, const char *fn);
 
 #endif

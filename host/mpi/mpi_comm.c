@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_table.h"
 #include "mpi_impl.h"
 
 MPI_Group mpi_group_new(int size, const int *world);
@@ -35,6 +36,8 @@ void mpi_comm_init_predefined(int rank, int size)
         .group = &world_group, .errh = MPI_ERRORS_ARE_FATAL, .predefined = true };
     mpi_comm_self_ = (struct mpi_comm_s){ .ctx = 2, .rank = 0, .size = 1,
         .group = &self_group, .errh = MPI_ERRORS_ARE_FATAL, .predefined = true };
+    coll_table_fill(&mpi_comm_world_);
+    coll_table_fill(&mpi_comm_self_);
 }
 
 int mpi_world_rank(MPI_Comm c, int rank)
@@ -87,6 +90,7 @@ static MPI_Comm comm_new(MPI_Group g, uint32_t ctx, MPI_Errhandler eh)
     c->rank = g->rank;
     c->size = g->size;
     c->errh = eh;
+    coll_table_fill(c);
     return c;
 }
 
@@ -174,6 +178,7 @@ int MPI_Comm_free(MPI_Comm *comm)
         return mpi_error(*comm, MPI_ERR_COMM, "MPI_Comm_free",
                          "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
     mpi_bcast_nic_release(*comm);
+    coll_table_free(*comm);
     MPI_Group_free(&(*comm)->group);
     free(*comm);
     *comm = MPI_COMM_NULL;

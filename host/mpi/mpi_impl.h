@@ -63,8 +63,11 @@ struct mpi_comm_s {
     /* per root: bit L of nic_on, a NIC group of tree class L (the postal
      * lambda, 0 for a fixed tree); of nic_pend, its agreement under way (an
      * MPI_Ibcast's); of nic_off, that class agreed on the
-     * host path; neither: not tried yet (mpi_bcast_nic.c) */
+     * host path; neither: not tried yet (coll_bcast_nic_groups.c) */
     uint64_t *nic_on, *nic_pend, *nic_off;
+    /* the collectives' algorithms, chosen when the communicator is made
+     * (coll_table.c) */
+    struct mpi_coll_table *coll;
 };
 
 int mpi_world_rank(MPI_Comm c, int rank);
@@ -114,8 +117,8 @@ struct mpi_req_s {
     bool rndv;
     uint64_t peer_req;          /* the other side's request id (rendezvous) */
     struct mpi_req_s *next;     /* posted receive queue */
-    /* non-blocking collectives: the schedule (mpi_nbc.c), advanced by mpi_nbc_progress */
-    struct mpi_nbc *nbc;
+    /* non-blocking collectives: the schedule (coll_sched.c), advanced by mpi_nbc_progress */
+    struct coll_sched *sched;
 };
 
 MPI_Request mpi_req_new(enum mpi_req_kind kind);
@@ -200,20 +203,18 @@ void mpi_send_rndv_data(MPI_Request r);
 
 /* ---- collectives ------------------------------------------------------------------ */
 int mpi_barrier_nic(MPI_Comm comm);
-/* MPI_Bcast on the NIC (mpi_bcast_nic.c): 1 if done there, 0 if this
- * (communicator, root) uses the host's algorithm; the same answer on
- * every member. Collective, as MPI_Bcast is. */
-int mpi_bcast_nic(void *buf, size_t count, MPI_Datatype t, int root, MPI_Comm c);
+/* The NIC broadcast's groups (coll_bcast_nic_groups.c): a member's share
+ * of a multicast, from mpi_net.c's event loop. */
 void mpi_bcast_nic_arrived(uint32_t group, const uint8_t *data, size_t len);
-/* Its pieces for MPI_Ibcast (mpi_nbc.c), none of which waits for another
- * rank. The state of (c, root)'s group for a broadcast of bytes: 1 on the
- * NIC (*group set), -1 on the host, 0 not agreed yet; then offer (this
- * rank's entry written: 1, or not: 0) and agreed (all: the MIN of every
- * member's offer) settle it; 2 while an earlier MPI_Ibcast's agreement is
- * under way here, and decision gives a request complete once it is
- * settled. irecv: a request complete once the group's
- * next bytes are at dst; isend: the root's multicasts, owner complete once
- * they are in staging slots. */
+/* The pieces the broadcast on the NIC is made of (coll_bcast_nic.c), none
+ * of which waits for another rank. The state of (c, root)'s group for a
+ * broadcast of bytes: 1 on the NIC (*group set), -1 on the host, 0 not
+ * agreed yet; then offer (this rank's entry written: 1, or not: 0) and
+ * agreed (all: the MIN of every member's offer) settle it; 2 while an
+ * earlier MPI_Ibcast's agreement is under way here, and decision gives a
+ * request complete once it is settled. irecv: a request complete once
+ * the group's next bytes are at dst; isend: the root's multicasts, owner
+ * complete once they are in staging slots. */
 int mpi_bcast_nic_state(MPI_Comm c, int root, size_t bytes, uint32_t *group);
 int mpi_bcast_nic_offer(MPI_Comm c, int root, size_t bytes);
 void mpi_bcast_nic_agreed(MPI_Comm c, int root, size_t bytes, int mine, int all);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * MPI_Bcast on NIC multicast (MPI_NC_BCAST=nic; docs/mpi.md "Broadcast on
- * the NIC"). A communicator gets one NIC group per root, created the first
+ * The groups, receptions and early arrivals of the broadcast on NIC
+ * multicast (MPI_NC_BCAST=nic; docs/mpi.md "Broadcast on the NIC"; the
+ * algorithm itself, blocking and not, is coll_bcast_nic.c). A communicator gets one NIC group per root, created the first
  * time that root broadcasts and kept until MPI_Comm_free or MPI_Finalize
  * (seed 003's "lazy" creation). Creation is collective and agreed: every
  * member writes its entry if its NIC has room, then an allreduce tells all
@@ -17,7 +18,8 @@
  * has a group per tree class instead: the postal lambda of the
  * broadcast's multicast length from the profile's postal table (seed 000
  * section 5.5: one tree per message-size class), each created on its first
- * use; a broadcast's multicasts all go by the class of its first one. The data go without a header: the group names the communicator and the
+ * use; a broadcast's multicasts all go by the class of its first one.
+ * The data go without a header: the group names the communicator and the
  * root, and MPI's matching rule (same type signature on every member)
  * tells a member how many bytes to wait for. Longer than one receive slot
  * (MPI_NC_CHUNK) they go as several multicasts of the group, in order.
@@ -317,56 +319,6 @@ void mpi_bcast_nic_isend(uint32_t group, const void *data, size_t bytes, MPI_Req
         size_t len = bytes - off < mpi_state.chunk ? bytes - off : mpi_state.chunk;
         mpi_net_imcast(group, (const uint8_t *)data + off, len, owner);
     }
-}
-
-/* Until r completes, then r goes. */
-static void wait_req(MPI_Request r)
-{
-    uint64_t idle = nc_host_now_ns();
-
-    while (!r->complete)
-        mpi_progress_wait(&idle);
-    mpi_req_release(r);
-}
-
-int mpi_bcast_nic(void *buf, size_t count, MPI_Datatype t, int root, MPI_Comm c)
-{
-    size_t bytes = count * t->size;
-    uint32_t group = 0;
-    int st = mpi_bcast_nic_state(c, root, bytes, &group);
-
-    if (st == 2) {
-        /* an earlier MPI_Ibcast's agreement: its outcome */
-        wait_req(mpi_bcast_nic_decision(c, root, bytes));
-        st = mpi_bcast_nic_state(c, root, bytes, &group);
-    }
-    if (st == 0) {
-        /* the first use: every member offers, one allreduce decides */
-        int mine = mpi_bcast_nic_offer(c, root, bytes), all = 0;
-
-        MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, c);
-        mpi_bcast_nic_agreed(c, root, bytes, mine, all);
-        st = mpi_bcast_nic_state(c, root, bytes, &group);
-    }
-    if (st < 0)
-        return 0;
-
-    uint8_t *packed = t->contig ? (uint8_t *)buf + t->true_lb : malloc(bytes);
-    if (c->rank == root) {
-        MPI_Request r = mpi_req_new(REQ_COLL);
-
-        if (!t->contig)
-            mpi_pack_bytes(buf, count, t, packed);
-        mpi_bcast_nic_isend(group, packed, bytes, r);
-        wait_req(r);        /* the bytes are in staging slots: the buffer is free */
-    } else {
-        wait_req(mpi_bcast_nic_irecv(group, packed, bytes));
-        if (!t->contig)
-            mpi_unpack_bytes(packed, bytes, buf, count, t);
-    }
-    if (!t->contig)
-        free(packed);
-    return 1;
 }
 
 /* Before the groups go (MPI_Comm_free, MPI_Finalize): every multicast of
