@@ -462,11 +462,11 @@ static void exec_f(struct iss *s, uint32_t w)
     }
 }
 
-/* Strict mode: does w touch a register a load of the last two instructions
- * has not written yet? Traps (before w executes) if so. */
-static bool hazard(struct iss *s, uint32_t w)
+/* Strict mode: does an instruction that touches the registers m use one
+ * a load of the last two instructions has not written yet? Traps (before
+ * it executes) if so. */
+static bool hazard(struct iss *s, uint32_t m)
 {
-    uint32_t m = lanai_reguse(w).touched;
     unsigned k;
 
     for (k = 0; k < 2; k++) {
@@ -485,6 +485,7 @@ enum iss_status iss_step(struct iss *s)
 {
     uint32_t cur = s->pc, w, nxt;
     unsigned pend_before;
+    struct lanai_reguse use = { 0 };
 
     if (s->status != ISS_RUNNING)
         return s->status;
@@ -500,8 +501,10 @@ enum iss_status iss_step(struct iss *s)
     }
     w = nc_get_be32(s->ram + cur);
     pend_before = s->pend_slots;
+    if (s->strict)
+        use = lanai_reguse(w);
 
-    if (s->strict && hazard(s, w)) {
+    if (s->strict && hazard(s, use.touched)) {
         s->trap_pc = cur;
         s->trap_insn = w;
         return s->status;
@@ -527,7 +530,7 @@ enum iss_status iss_step(struct iss *s)
     if (s->strict) {
         s->hz_reg[1] = s->hz_reg[0];
         s->hz_pc[1] = s->hz_pc[0];
-        s->hz_reg[0] = lanai_reguse(w).load_rd;
+        s->hz_reg[0] = use.load_rd;
         s->hz_pc[0] = cur;
     }
     if (s->trace)
