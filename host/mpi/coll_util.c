@@ -74,3 +74,50 @@ int coll_check_type(MPI_Comm comm, MPI_Datatype t, int count, const char *fn)
         return mpi_error(comm, MPI_ERR_TYPE, fn, "not a committed datatype");
     return MPI_SUCCESS;
 }
+
+void coll_a2a_counts(struct coll_a2a *a, int n, int scount, int rcount)
+{
+    a->scounts = malloc(sizeof(int) * (size_t)n);
+    a->sdispls = malloc(sizeof(int) * (size_t)n);
+    a->rcounts = malloc(sizeof(int) * (size_t)n);
+    a->rdispls = malloc(sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        a->scounts[i] = scount;
+        a->sdispls[i] = i * scount;
+        a->rcounts[i] = rcount;
+        a->rdispls[i] = i * rcount;
+    }
+}
+
+void coll_a2a_bytes(struct coll_a2a *a, int n, const void *sbuf, const int *sdispls,
+                    MPI_Aint sext, const int *rdispls, MPI_Aint rext)
+{
+    a->sbytes = malloc(sizeof(MPI_Aint) * (size_t)n);
+    a->rbytes = malloc(sizeof(MPI_Aint) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        a->sbytes[i] = sbuf == MPI_IN_PLACE ? 0 : (MPI_Aint)sdispls[i] * sext;
+        a->rbytes[i] = (MPI_Aint)rdispls[i] * rext;
+    }
+}
+
+void coll_a2a_types(struct coll_a2a *a, int n, MPI_Datatype st, MPI_Datatype rt)
+{
+    a->stypes = malloc(sizeof(MPI_Datatype) * (size_t)n);
+    a->rtypes = malloc(sizeof(MPI_Datatype) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        a->stypes[i] = st;
+        a->rtypes[i] = rt;
+    }
+}
+
+void coll_a2a_free(struct coll_a2a *a)
+{
+    free(a->scounts);
+    free(a->sdispls);
+    free(a->rcounts);
+    free(a->rdispls);
+    free(a->sbytes);
+    free(a->rbytes);
+    free(a->stypes);
+    free(a->rtypes);
+}

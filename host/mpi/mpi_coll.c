@@ -165,19 +165,15 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                   const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
                   const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm)
 {
-    int rc, n;
+    int rc;
+    struct coll_a2a a = { 0 };
 
     if ((rc = coll_check(comm, "MPI_Alltoallw")))
         return rc;
-    n = comm->size;
-    MPI_Aint *sd = malloc(sizeof *sd * (size_t)n), *rd = malloc(sizeof *rd * (size_t)n);
-    for (int i = 0; i < n; i++) {
-        sd[i] = sbuf == MPI_IN_PLACE ? 0 : sdispls[i];
-        rd[i] = rdispls[i];
-    }
-    rc = comm->coll->alltoallw(sbuf, scounts, sd, stypes, rbuf, rcounts, rd, rtypes, comm);
-    free(sd);
-    free(rd);
+    coll_a2a_bytes(&a, comm->size, sbuf, sdispls, 1, rdispls, 1);
+    rc = comm->coll->alltoallw(sbuf, scounts, a.sbytes, stypes, rbuf, rcounts, a.rbytes, rtypes,
+                               comm);
+    coll_a2a_free(&a);
     return rc;
 }
 
@@ -185,51 +181,34 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MP
                   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rt,
                   MPI_Comm comm)
 {
-    int rc, n;
+    int rc;
+    struct coll_a2a a = { 0 };
 
     if ((rc = coll_check(comm, "MPI_Alltoallv")))
         return rc;
     if ((sbuf != MPI_IN_PLACE && (rc = coll_check_type(comm, st, 0, "MPI_Alltoallv"))) ||
         (rc = coll_check_type(comm, rt, 0, "MPI_Alltoallv")))
         return rc;
-    n = comm->size;
-    MPI_Aint *sd = malloc(sizeof *sd * (size_t)n), *rd = malloc(sizeof *rd * (size_t)n);
-    MPI_Datatype *sts = malloc(sizeof *sts * (size_t)n), *rts = malloc(sizeof *rts * (size_t)n);
-    for (int i = 0; i < n; i++) {
-        sd[i] = sbuf == MPI_IN_PLACE ? 0 : (MPI_Aint)sdispls[i] * st->extent;
-        rd[i] = (MPI_Aint)rdispls[i] * rt->extent;
-        sts[i] = st;
-        rts[i] = rt;
-    }
-    rc = comm->coll->alltoallw(sbuf, scounts, sd, sts, rbuf, rcounts, rd, rts, comm);
-    free(sd);
-    free(rd);
-    free(sts);
-    free(rts);
+    coll_a2a_bytes(&a, comm->size, sbuf, sdispls, sbuf == MPI_IN_PLACE ? 0 : st->extent,
+                   rdispls, rt->extent);
+    coll_a2a_types(&a, comm->size, st, rt);
+    rc = comm->coll->alltoallw(sbuf, scounts, a.sbytes, a.stypes, rbuf, rcounts, a.rbytes,
+                               a.rtypes, comm);
+    coll_a2a_free(&a);
     return rc;
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                  MPI_Datatype rt, MPI_Comm comm)
 {
-    int rc, n;
+    int rc;
+    struct coll_a2a a = { 0 };
 
     if ((rc = coll_check(comm, "MPI_Alltoall")))
         return rc;
-    n = comm->size;
-    int *sc = malloc(sizeof(int) * (size_t)n), *sd = malloc(sizeof(int) * (size_t)n);
-    int *rcn = malloc(sizeof(int) * (size_t)n), *rd = malloc(sizeof(int) * (size_t)n);
-    for (int i = 0; i < n; i++) {
-        sc[i] = scount;
-        sd[i] = i * scount;
-        rcn[i] = rcount;
-        rd[i] = i * rcount;
-    }
-    rc = MPI_Alltoallv(sbuf, sc, sd, st, rbuf, rcn, rd, rt, comm);
-    free(sc);
-    free(sd);
-    free(rcn);
-    free(rd);
+    coll_a2a_counts(&a, comm->size, scount, rcount);
+    rc = MPI_Alltoallv(sbuf, a.scounts, a.sdispls, st, rbuf, a.rcounts, a.rdispls, rt, comm);
+    coll_a2a_free(&a);
     return rc;
 }
 

@@ -26,4 +26,22 @@ int coll_check_op(MPI_Comm comm, MPI_Op op, MPI_Datatype t, int count, const cha
 int coll_check_root(MPI_Comm comm, int root, const char *fn);
 int coll_check_type(MPI_Comm comm, MPI_Datatype t, int count, const char *fn);
 
+/* Alltoall's and Alltoallv's arguments in the forms the table's alltoallw
+ * takes, built the same way for the blocking and the non-blocking call:
+ * Alltoall's per-peer counts and element displacements (coll_a2a_counts);
+ * displacements in bytes, 0 on an in-place send side (coll_a2a_bytes:
+ * element displacements times sext and rext, 1 for Alltoallw's own);
+ * Alltoallv's one type per peer (coll_a2a_types). coll_a2a_free frees
+ * whatever was built. */
+struct coll_a2a {
+    int *scounts, *sdispls, *rcounts, *rdispls;
+    MPI_Aint *sbytes, *rbytes;
+    MPI_Datatype *stypes, *rtypes;
+};
+void coll_a2a_counts(struct coll_a2a *a, int n, int scount, int rcount);
+void coll_a2a_bytes(struct coll_a2a *a, int n, const void *sbuf, const int *sdispls,
+                    MPI_Aint sext, const int *rdispls, MPI_Aint rext);
+void coll_a2a_types(struct coll_a2a *a, int n, MPI_Datatype st, MPI_Datatype rt);
+void coll_a2a_free(struct coll_a2a *a);
+
 #endif
