@@ -7,11 +7,12 @@
 # Products: build/firmware/mcp.img (2 MB boards), mcp_1m.img (1 MB boards),
 #           mcp-lanai9.0.img (LANai 9.0/9.1, hazard pass), mcp_mcstore.img
 #           (multicast's other order, to measure), mcp_1024.img (1024-node
-#           clusters); tests: build/tests/{nicoll,barrier,mcast,loss,timeout}/*.so;
+#           clusters); tests: build/tests/{nicoll,barrier,mcast,loss,timeout}/*.so,
+#           build/tests/plugin/relay.img (the MCP with a test collective);
 #           the mutants build/mutants/firmware/mcp_NAME.img, one per
 #           tests/*/mutants/mcp_NAME.patch.
 # Targets:  firmware, run.
-# Suites:   tests/nicoll/suite, tests/barrier/suite, tests/mcast/suite,
+# Suites:   tests/nicoll/suite, tests/plugin/suite, tests/barrier/suite, tests/mcast/suite,
 #           tests/loss/suite, tests/pipeline/suite, tests/timeout/suite.
 # Read after mk/host.mk: the host programs compile libnicoll in (NCL_* in
 # their prerequisites).
@@ -101,6 +102,33 @@ $(MUT)/firmware/mcp_%.img: $$(wildcard tests/*/mutants/mcp_$$*.patch) $(FW_DEPS)
 
 # Host programs for the emulated cluster: libnicoll compiled in.
 $(NCL_T)/%.so: tests/nicoll/%.c tests/nicoll/pattern.h tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+# ---- the receive path's hook for collectives ----------------------------
+# The MCP with tests/plugin/relay.c, a collective that uses the hook
+# (firmware/mcp/mcp_plugin.h `data`, mcp_send_data, mcp_recv_take and
+# mcp_recv_deliver), and its host program: tests/plugin/suite. Its mutants
+# (tests/plugin/mutants/relay_NAME.patch) patch the core and are built into
+# the same image, $(MUT)/plugin/relay_NAME.img.
+PLUGIN_T := $(BUILD)/tests/plugin
+PLUGIN_SRCS := tests/plugin/image.c tests/plugin/relay.c
+PLUGIN_MUTANTS := $(patsubst tests/plugin/mutants/%.patch,$(MUT)/plugin/%.img,$(wildcard tests/plugin/mutants/relay_*.patch))
+ALL_TARGETS += $(PLUGIN_T)/relay.img $(PLUGIN_T)/host_relay.so
+CHECK_TARGETS += $(PLUGIN_MUTANTS)
+CHECK_SUITES += tests/plugin/suite
+
+$(PLUGIN_T)/relay.img: $(PLUGIN_SRCS) $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(FW_CFLAGS) -Ifirmware tests/plugin/image.c -o $(PLUGIN_T)/relay.elf $(FW_LDFLAGS),--image,$@
+
+$(MUT)/plugin/relay_%.img: tests/plugin/mutants/relay_%.patch $(PLUGIN_SRCS) $(FW_DEPS) tests/lib/mutate
+	@mkdir -p $(@D)
+	bash tests/lib/mutate $< $(MUT)/plugin/relay_$*.src firmware ref include
+	$(BIN)/lanai-cc $(patsubst -I%,-I$(MUT)/plugin/relay_$*.src/%,$(FW_CFLAGS) -Ifirmware) tests/plugin/image.c \
+	    -o $(MUT)/plugin/relay_$*.elf $(FW_LDFLAGS),--image,$@
+
+$(PLUGIN_T)/host_relay.so: tests/plugin/host_relay.c tests/nicoll/pattern.h tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
 

@@ -30,6 +30,9 @@
 
 #define MCP_PLUGINS 4u      /* collectives one image may hold */
 
+enum mcp_rx_verdict { MCP_RX_REFUSE, MCP_RX_DONE, MCP_RX_KEEP };
+#define MCP_RX_SPARE 2u     /* rx buffers a `data` callback always leaves free */
+
 struct mcp_coll {
     uint32_t cmd;                   /* its host command (NC_CMD_*); 0: none */
     uint8_t type_first, type_last;  /* its packet types: low bytes, inclusive */
@@ -50,6 +53,24 @@ struct mcp_coll {
     /* Every retransmission period while any collective asked for it
      * (mcp_timer_need); true: call again next period. */
     bool (*timer)(void);
+    /* An in-sequence packet of its types that carries a payload (h->len
+     * bytes after the header, in rx buffer b), or any one when `packet` is
+     * NULL, from node src; offset and msg_len as in a message's packet.
+     * Called before the connection takes it: MCP_RX_REFUSE leaves it
+     * untaken and unanswered (the sender's timer sends it again, as for a
+     * port without a receive buffer: flow control), and must come before
+     * anything else is done with it; MCP_RX_DONE takes it (b is free again)
+     * and MCP_RX_KEEP takes it and leaves b with the collective (it sends
+     * from it with mcp_send_data, delivers from it with mcp_recv_deliver or
+     * mcp_store, or gives it back with mcp_rx_release). Either way the
+     * packet is acknowledged at once. The core refuses the packet itself
+     * (without calling) while fewer than MCP_RX_SPARE other rx buffers are
+     * free, so that kept buffers never take the last ones the ACKs that
+     * free them must land in. NULL: such packets are malformed
+     * (dropped unanswered). This is the receive path's one hook for code
+     * that acts on a packet before the host sees it (seed 004's NICVM and
+     * NIC-based reduction): their own packet types, so DATA pays nothing. */
+    enum mcp_rx_verdict (*data)(uint32_t src, const struct nc_pkt *h, uint16_t b);
 };
 
 /* Defined by the image: registers each collective it holds. */
@@ -68,6 +89,16 @@ int mcp_register(const struct mcp_coll *c);
  * once. */
 bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32_t id0,
               uint32_t id1, stoken_done_fn done);
+/* mcp_send, but the packet carries len bytes (at most NC_FW_MTU) from
+ * payload in SRAM (an rx buffer a `data` callback kept, or the
+ * collective's own), read by the send engine each time the packet goes
+ * (no copy: the gather of hal_tx_gather), so they must stay unchanged
+ * until done runs. Numbered, acknowledged and retransmitted like data,
+ * on the connection's reliable sequence and its send time-out. The token
+ * (done's tok: the collective finds its own state by it), or -1 if the
+ * pool is empty or len is too long. */
+int mcp_send_data(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32_t id0,
+                  uint32_t id1, const void *payload, uint32_t len, stoken_done_fn done);
 /* Give a token of mcp_send's back to the pool. */
 void mcp_release(uint16_t tok);
 /* Host memory (hi:lo, len bytes, checked against port's registered
@@ -111,7 +142,23 @@ void mcp_store(uint32_t port, uint32_t gen, uint16_t b, const void *from, uint32
  * too (a packet stored and forwarded from the same buffer). */
 void mcp_store_cb(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg,
                   const void *from, uint32_t hi, uint32_t lo, uint32_t len);
-/* Give back an rx buffer a raw callback kept. */
+/* A receive buffer the host of port pi provided, taken for a message a
+ * collective delivers later (mcp_recv_deliver), as DATA's first packet
+ * takes one: the oldest that holds len bytes. false (nothing taken) when
+ * the port is not open or has none: a `data` callback then refuses its
+ * packet, and the sender is held back until the host provides one. */
+struct mcp_rbuf {
+    uint32_t port, gen, hi, lo, len, cookie;
+};
+bool mcp_recv_take(uint32_t pi, uint32_t len, struct mcp_rbuf *rb);
+/* Deliver len bytes at from (in rx buffer b) into rb as one message from
+ * (src, sport): the payload into host memory, then the port's RECV event,
+ * exactly as a DATA message's (NC_ST_EFAULT, nothing written, when the
+ * region was deregistered since; nothing at all when the port's process
+ * closed it); b is free again afterwards. */
+void mcp_recv_deliver(const struct mcp_rbuf *rb, uint16_t b, const void *from, uint32_t len,
+                      uint32_t src, uint32_t sport);
+/* Give back an rx buffer a raw or data callback kept. */
 void mcp_rx_release(uint16_t b);
 /* Have the collectives' timer callbacks run from the next period on. */
 void mcp_timer_need(void);

@@ -26,7 +26,9 @@ struct stoken {             /* a send token: one message */
     uint8_t started;        /* its first packet was built */
     uint8_t kind;           /* 0: a message; else a collective's packet, type 0x0A00 | kind
                                (no payload, no event; gen and cookie are its two words) */
-    uint8_t inl;            /* an inline send (NC_CMD_SENDI): lo is the payload's SRAM address */
+    uint8_t inl;            /* 1: an inline send (NC_CMD_SENDI), lo the payload's SRAM address,
+                               copied into the packet; 2 (a collective's, mcp_send_data): the
+                               same, gathered from there as the packet goes */
     uint8_t pad;
     uint16_t dst, next;     /* next in the connection's message queue */
     uint32_t gen;           /* sending port's generation */

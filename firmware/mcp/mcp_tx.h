@@ -15,8 +15,12 @@ struct pktd {               /* a packet descriptor */
     uint16_t peer;
     uint32_t seq, offset, len;
     uint8_t *hdr;           /* its packet buffer's header (a load: pkt_buf[i] is i * 4,144) */
-} __attribute__((aligned(32)));     /* 24 bytes padded: pd[i] is one shift */
-enum { PD_FREE, PD_SDMA, PD_READY };
+    const uint8_t *payload; /* PD_GATHER: the payload, elsewhere in SRAM (mcp_send_data) */
+} __attribute__((aligned(32)));     /* 28 bytes padded: pd[i] is one shift */
+/* PD_GATHER: ready, its payload gathered from pd.payload as it goes; a
+ * state of its own (PD_READY + the token's inl bit 2, tx.c's build) so
+ * that the per-packet path tests nothing more for DATA. */
+enum { PD_FREE, PD_SDMA, PD_READY, PD_GATHER = PD_READY + 2 };
 void tx_init(void);
 void tx_message(uint16_t tok);      /* a new send token for its connection; then tx_kick */
 void tx_kick(uint32_t peer);        /* build and send peer's next packet now if the wire is free;

@@ -97,14 +97,16 @@ static void token_done(uint16_t tok, uint32_t status)
     mcp_release(tok);
 }
 
-bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32_t id0,
-              uint32_t id1, stoken_done_fn done)
+/* A collective's packet on a token of the pool: len payload bytes from
+ * SRAM at payload (inl 2: gathered as it goes, tx.c), none when len is 0. */
+static int send_tok(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32_t id0,
+                     uint32_t id1, const void *payload, uint32_t len, stoken_done_fn done)
 {
     uint16_t k;
     struct stoken *t;
 
     if (!tok_nfree)
-        return false;
+        return -1;
     k = tok_free[--tok_nfree];
     t = &stok[k];
     NC_OPAQUE(t);
@@ -112,17 +114,32 @@ bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32
     t->port = (uint8_t)port;
     t->dst_port = (uint8_t)dport;
     t->fence = 0;
-    t->inl = 0;
+    t->inl = len ? 2 : 0;
     t->started = 0;
     t->kind = type;
     t->done = done ? done : token_done;
     t->dst = (uint16_t)node;
     t->gen = id0;
     t->cookie = id1;
-    t->hi = t->lo = t->len = t->built = t->acked = 0;
+    t->hi = 0;
+    t->lo = (uint32_t)(uintptr_t)payload;
+    t->len = len;
+    t->built = t->acked = 0;
     tx_message(k);
     tx_kick(node);
-    return true;
+    return k;
+}
+
+bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32_t id0,
+              uint32_t id1, stoken_done_fn done)
+{
+    return send_tok(port, node, dport, type, id0, id1, 0, 0, done) >= 0;
+}
+
+int mcp_send_data(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32_t id0,
+                  uint32_t id1, const void *payload, uint32_t len, stoken_done_fn done)
+{
+    return len <= NC_FW_MTU ? send_tok(port, node, dport, type, id0, id1, payload, len, done) : -1;
 }
 
 /* A collective's transfer into its queue slot r (filled in place: no copy

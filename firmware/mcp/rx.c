@@ -184,6 +184,42 @@ void mcp_store(uint32_t port, uint32_t gen, uint16_t b, const void *from, uint32
     mcp_store_cb(rdma_done, port, gen, b, from, hi, lo, len);     /* b back when it is done */
 }
 
+bool mcp_recv_take(uint32_t pi, uint32_t len, struct mcp_rbuf *rb)
+{
+    struct port *p = &ports[pi];
+    uint16_t t;
+
+    if (pi >= NC_ABI_PORTS || !p->open || len > NC_ABI_MAX_MSG ||
+        (t = port_take_rtoken_head(p, len)) == NONE16)
+        return false;
+    /* copied now: the host may provide another buffer in the token's slot */
+    rb->port = pi;
+    rb->gen = p->gen;
+    rb->hi = p->rtok[t].hi;
+    rb->lo = p->rtok[t].lo;
+    rb->len = len;
+    rb->cookie = p->rtok[t].cookie;
+    return true;
+}
+
+void mcp_recv_deliver(const struct mcp_rbuf *rb, uint16_t b, const void *from, uint32_t len,
+                      uint32_t src, uint32_t sport)
+{
+    uint32_t st = NC_ST_OK;
+
+    if (len > rb->len)
+        len = rb->len;          /* what the buffer was taken for */
+    /* protection again at the moment of the DMA, as deliver's */
+    if (len && ports[rb->port].gen == rb->gen && port_check(&ports[rb->port], rb->hi, rb->lo, len))
+        mcp_store(rb->port, rb->gen, b, from, rb->hi, rb->lo, len);
+    else {
+        if (len)
+            st = NC_ST_EFAULT;
+        mcp_rx_release(b);
+    }
+    port_event(rb->port, rb->gen, NC_EV_RECV, st, rb->cookie, len, src, sport);
+}
+
 void rx_port_closed(uint32_t port)
 {
     for (uint32_t s = 0; s < NC_ABI_MAX_NODES; s++) {
@@ -318,6 +354,19 @@ static __attribute__((noinline)) void rx_sync(uint32_t src, const struct nc_pkt 
     ctrl_queue_ext(src, NC_PT_SYNC_ACK, c->prev_last, c->epoch, c->prev_epoch);
 }
 
+/* May a collective keep rx buffer b? Only while MCP_RX_SPARE others stay
+ * free: the packets that free buffers (the ACKs of the collective's own
+ * sends from them) need one to land in, and a ring held entirely by
+ * collectives would wait for them forever. */
+static bool rx_spare(uint16_t b)
+{
+    uint32_t free = 0;
+
+    for (uint32_t i = 0; i < NC_FW_RX_BUFS; i++)
+        free += i != b && !rx_held[i];
+    return free >= MCP_RX_SPARE;
+}
+
 /* coll: the owner of a collective's packet (NULL for DATA) */
 static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
                  const struct mcp_coll *coll)
@@ -354,6 +403,18 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
         return false;
     }
     if (coll) {
+        if (h->len || !coll->packet) {
+            /* one with a payload (mcp_plugin.h `data`): the collective
+             * decides before the connection takes it */
+            enum mcp_rx_verdict v;
+
+            if (!coll->data || !rx_spare(b) || (v = coll->data(src, h, b)) == MCP_RX_REFUSE)
+                return false;
+            nc_rx_receive(&c->w, h->seq, &reply);
+            c->nack_sent = 0;
+            ctrl_ack(src);
+            return v == MCP_RX_KEEP;
+        }
         /* a collective's packet: consumed by the collective, whatever the
          * port's state; what it sends next first, then the ACK */
         PROF(1);

@@ -290,9 +290,13 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
         len = NC_FW_MTU;
     if (len && t->inl) {
         /* an inline send: the payload is in SRAM already (nc_abi.h
-         * NC_CMD_SENDI), whole words, at most NC_ABI_INLINE_MAX bytes */
-        mcp_copy_inline((uint32_t *)(d->hdr + NC_PKT_HDR),
-                        (const uint32_t *)(uintptr_t)(t->lo + t->built), len);
+         * NC_CMD_SENDI), whole words, at most NC_ABI_INLINE_MAX bytes; a
+         * collective's (inl 2, mcp_send_data) stays where it is */
+        if (__builtin_expect(t->inl & 2u, 0))
+            d->payload = (const uint8_t *)(uintptr_t)(t->lo + t->built);
+        else
+            mcp_copy_inline((uint32_t *)(d->hdr + NC_PKT_HDR),
+                            (const uint32_t *)(uintptr_t)(t->lo + t->built), len);
     } else if (len) {
         /* the payload's DMA first, filled in its queue slot: the engine
          * fetches it while the descriptor and the header are written
@@ -345,10 +349,30 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     t->started = 1;
     if (t->built == t->len)
         c->cur = t->next;
-    if (!len || t->inl) {
-        /* nothing to fetch (barrier packets, empty messages, fences, inline
-         * sends): ready now, not after a trip through the DMA queue */
+    /* nothing to fetch (barrier packets, empty messages, fences, inline
+     * sends): ready now, not after a trip through the DMA queue; a
+     * gathered payload's packet (inl 2, never empty) is PD_GATHER */
+    if (!len)
         d->state = PD_READY;
+    else if (t->inl)
+        d->state = (uint8_t)(PD_READY + (t->inl & 2u));
+    return true;
+}
+
+/* transmit's packet i with its payload elsewhere in SRAM (PD_GATHER): the
+ * route and header from its buffer, then the payload. Out of line: DATA's
+ * path tests nothing for it. */
+static __attribute__((noinline)) bool transmit_gather(uint32_t peer, struct txconn *c, uint16_t i)
+{
+    uint8_t *h = hdr_of(i);
+    uint32_t rl = route_to(peer, h);
+
+    ((struct nc_pkt *)h)->ack = rx_ack_now(peer);
+    hal_tx_gather(h, rl, NC_PKT_HDR, pd[i].payload, pd[i].len);
+    c->send_next++;
+    if (!timer_on) {
+        hal_timer0(tx_rto);
+        timer_on = true;
     }
     return true;
 }
@@ -366,7 +390,7 @@ static inline __attribute__((always_inline)) bool transmit(uint32_t peer)
         return false;
     i = c->slot[nc_tx_slot(c->send_next)];
     if (pd[i].state != PD_READY)
-        return false;
+        return pd[i].state == PD_GATHER && transmit_gather(peer, c, i);
     h = hdr_of(i);
     rl = route_to(peer, h);
     /* the ACK of the other direction rides along (written now, not when

@@ -157,6 +157,16 @@ static int command(nc_port *p, const union nc_cmd *c)
     return NC_OK;
 }
 
+int nc_command(nc_port *p, const uint32_t w[8])
+{
+    union nc_cmd c;
+
+    if (w[0] <= NC_CMD_SENDI)
+        return NC_EINVAL;
+    memcpy(c.w, w, sizeof c.w);
+    return command(p, &c);
+}
+
 static int load_routes(nc_port *p)
 {
     uint8_t tab[8 * NC_ABI_MAX_NODES];
@@ -428,6 +438,11 @@ static bool registered(const nc_port *p, const void *buf, size_t len)
             return true;
     }
     return false;
+}
+
+int nc_bus_address(nc_port *p, const void *buf, size_t len, uint64_t *bus)
+{
+    return registered(p, buf, len) && bus_of(buf, len, bus) ? NC_OK : NC_EFAULT;
 }
 
 /* An inline payload into the inline area of send token k (whole words). */

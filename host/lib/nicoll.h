@@ -105,6 +105,17 @@ int nc_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t le
 #define NC_INLINE_MAX 128u
 int nc_set_inline_max(nc_port *p, size_t bytes);
 
+/* Post a command of a collective that the MCP image holds beside the
+ * built-in ones (docs/architecture.md, "The MCP core as a plug-in host"):
+ * the 8 words of a command slot, its opcode in w[0]. The memory it names
+ * must be registered (the NIC checks). NC_EINVAL for an opcode of the
+ * built-in commands, which only their own calls post; an opcode no
+ * collective of the image takes comes back as an NC_EVENT_ERROR event. */
+int nc_command(nc_port *p, const uint32_t w[8]);
+/* The NIC's (bus) address of len bytes at buf, for the words of such a
+ * command: NC_EFAULT unless they lie in a region registered with p. */
+int nc_bus_address(nc_port *p, const void *buf, size_t len, uint64_t *bus);
+
 /* The send time-out of this port's messages (docs/libnicoll.md, "Send
  * time-outs"): a message that the destination does not acknowledge for
  * timeout_us microseconds (no receive buffer given there, the node's NIC

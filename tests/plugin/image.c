@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The test image of tests/plugin/suite: the MCP image exactly as
+ * firmware/mcp_image.c builds it, plus the relay collective (relay.c).
+ *
+ * The image's list of collectives is renamed on the way in, so that the
+ * core's start-up calls the list below, which registers the image's own
+ * and then the relay: with the function-like macro, the core's call
+ * `mcp_plugins()` becomes `mcp_plugins_()` (this file's), and the image's
+ * declaration and definition `mcp_plugins(void)` become
+ * `mcp_plugins_void(void)`.
+ */
+void mcp_plugins_(void);
+#define mcp_plugins(arg) mcp_plugins_##arg(arg)
+#include "mcp_image.c"
+#undef mcp_plugins
+#include "relay.c"
+
+void mcp_plugins_(void)
+{
+    mcp_plugins_void();
+    (void)mcp_register(&nc_relay);
+}
