@@ -33,6 +33,15 @@
  *   BR RECV dst src verdict           nc_bar_receive: 0 recorded, 1 duplicate,
  *                                     2 held (endpoint closed)
  *   BR TAKE dst src hit               nc_bar_test_and_clear returns hit
+ *   (ab: one nc_abq_t, children 0 .. NC-1, an early contribution of child k
+ *   to instance i held in slot i * NC + k)
+ *   AB BEGIN inst d                   nc_ab_begin returns descriptor d
+ *   AB ARRIVE inst src verdict d c    nc_ab_arrive: same verdict (0 counted,
+ *                                     1 complete, 2 unmatched, 3 refused) and,
+ *                                     matched, the same descriptor and child
+ *   AB HOLD inst src                  nc_ab_hold takes it
+ *   AB TAKE inst src hit              nc_ab_take_early finds it (its slot) iff hit
+ *   AB END d                          nc_ab_end
  *   PP PUSH dir seq                   nc_tx_push on direction dir's send window
  *                                     (at node dir) returns seq
  *   PP RX node seq verdict reply      nc_rx_receive on the receive window at
@@ -58,6 +67,7 @@
 #include "nc_mcack.h"
 #include "nc_mcgroup.h"
 #include "nc_barrec.h"
+#include "nc_abred.h"
 
 #define MAXN 16
 
@@ -66,7 +76,9 @@ static uint32_t cur[MAXN];                 /* mc: the message each node is on (1
 static nc_barrec_t br[MAXN];
 static nc_tx_t tx[2];                      /* pp: send window of direction d */
 static nc_rx_t prx[2];                     /* pp: receive window at node n */
-static int N, FANOUT, M, P, NS, PORTS, W;
+static nc_abq_t abq;                       /* ab: the process's queues */
+static uint32_t abchild[NC_AB_CHILDREN];
+static int N, FANOUT, M, P, NS, PORTS, W, NCH;
 static long lines, bad;
 
 static void mismatch(long ln, const char *what, const char *line)
@@ -88,13 +100,13 @@ static int kids(int i)
 static int usage(void)
 {
     fprintf(stderr, "usage: replay mc N FANOUT M P W  |  replay br NS PORTS  |  replay pp W"
-                    "   (trace on stdin)\n");
+                    "  |  replay ab NC   (trace on stdin)\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    int is_mc = 0, is_pp = 0;
+    int is_mc = 0, is_pp = 0, is_ab = 0;
     if (argc < 2)
         return usage();
     if (strcmp(argv[1], "mc") == 0 && argc == 7) {
@@ -122,6 +134,16 @@ int main(int argc, char **argv)
         }
         for (int s = 0; s < NS; s++)
             nc_bar_init(&br[s]);                   /* every endpoint starts closed */
+    } else if (strcmp(argv[1], "ab") == 0 && argc == 3) {
+        is_ab = 1;
+        NCH = atoi(argv[2]);
+        if (NCH < 1 || NCH > (int)NC_AB_CHILDREN) {
+            fprintf(stderr, "replay: bad parameter NC=%d\n", NCH);
+            return 2;
+        }
+        for (int k = 0; k < NCH; k++)
+            abchild[k] = (uint32_t)k;
+        nc_ab_init(&abq);
     } else if (strcmp(argv[1], "pp") == 0 && argc == 3) {
         is_pp = 1;
         W = atoi(argv[2]);
@@ -251,7 +273,38 @@ int main(int argc, char **argv)
             } else {
                 mismatch(ln, "unknown or out-of-range PP line", line);
             }
-        } else if (!is_mc && !is_pp && strncmp(p, "BR ", 3) == 0) {
+        } else if (is_ab && strncmp(p, "AB ", 3) == 0) {
+            int e, f;
+            lines++;
+            if (sscanf(p + 3, "%15s", op) != 1) { mismatch(ln, "unreadable", line); continue; }
+            if (strcmp(op, "BEGIN") == 0 && sscanf(p + 3, "%*s %d %d", &a, &b) == 2 && a >= 0) {
+                if (nc_ab_begin(&abq, (uint32_t)a, 99u, abchild, (uint32_t)NCH) != b)
+                    mismatch(ln, "nc_ab_begin gives another descriptor", line);
+            } else if (strcmp(op, "ARRIVE") == 0 && sscanf(p + 3, "%*s %d %d %d %d %d", &a, &b, &c, &e, &f) == 5
+                       && a >= 0 && b >= 0 && b < NCH) {
+                int32_t dd = -1;
+                uint32_t cc = 0;
+                nc_ab_verdict_t v = nc_ab_arrive(&abq, (uint32_t)a, (uint32_t)b, &dd, &cc);
+                if ((int)v != c)
+                    mismatch(ln, "nc_ab_arrive verdict differs", line);
+                else if (v <= NC_AB_COMPLETE && (dd != e || (int)cc != f))
+                    mismatch(ln, "nc_ab_arrive counts it in another descriptor or as another child", line);
+            } else if (strcmp(op, "HOLD") == 0 && sscanf(p + 3, "%*s %d %d", &a, &b) == 2
+                       && a >= 0 && b >= 0 && b < NCH) {
+                if (!nc_ab_hold(&abq, (uint32_t)a, (uint32_t)b, (uint32_t)(a * NCH + b)))
+                    mismatch(ln, "nc_ab_hold refuses it", line);
+            } else if (strcmp(op, "TAKE") == 0 && sscanf(p + 3, "%*s %d %d %d", &a, &b, &c) == 3
+                       && a >= 0 && b >= 0 && b < NCH) {
+                int64_t slot = nc_ab_take_early(&abq, (uint32_t)a, (uint32_t)b);
+                if ((slot >= 0) != (c == 1) || (slot >= 0 && slot != a * NCH + b))
+                    mismatch(ln, "nc_ab_take_early differs", line);
+            } else if (strcmp(op, "END") == 0 && sscanf(p + 3, "%*s %d", &a) == 1 && a >= 0
+                       && a < (int)NC_AB_DESCS) {
+                nc_ab_end(&abq, (uint32_t)a);
+            } else {
+                mismatch(ln, "unknown or out-of-range AB line", line);
+            }
+        } else if (!is_mc && !is_pp && !is_ab && strncmp(p, "BR ", 3) == 0) {
             lines++;
             if (sscanf(p + 3, "%15s", op) != 1) { mismatch(ln, "unreadable", line); continue; }
             if (strcmp(op, "OPEN") == 0 && sscanf(p + 3, "%*s %d %d", &a, &b) == 2 && a >= 0 && a < NS) {
@@ -284,7 +337,8 @@ int main(int argc, char **argv)
     }
     printf("replay: %ld decisions replayed, %ld disagree\n", lines, bad);
     if (lines == 0) {
-        fprintf(stderr, "replay: the trace holds no %s line\n", is_mc ? "MC" : is_pp ? "PP" : "BR");
+        fprintf(stderr, "replay: the trace holds no %s line\n",
+                is_mc ? "MC" : is_pp ? "PP" : is_ab ? "AB" : "BR");
         return 1;
     }
     return bad ? 1 : 0;

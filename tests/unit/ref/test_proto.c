@@ -18,6 +18,7 @@
 #include "nc_mcgroup.h"
 #include "nc_barrec.h"
 #include "nc_pool.h"
+#include "nc_abred.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(void)
@@ -508,6 +509,144 @@ static void test_freelist(void **st)
     }
 }
 
+/* Application-bypass reduction's queues: the cases one by one. */
+static void test_abred(void **st)
+{
+    (void)st;
+    nc_abq_t q;
+    const uint32_t ch[3] = { 4, 6, 7 };
+    int32_t d = -1;
+    uint32_t c = 99;
+
+    nc_ab_init(&q);
+    assert_int_equal(nc_ab_outstanding(&q), 0);
+    /* early: no descriptor of instance 1 yet */
+    assert_int_equal(nc_ab_arrive(&q, 1, 6, &d, &c), NC_AB_UNMATCHED);
+    assert_true(nc_ab_hold(&q, 1, 6, 40));
+    assert_false(nc_ab_hold(&q, 1, 6, 41));          /* once per sender and instance */
+    int i1 = nc_ab_begin(&q, 1, 0, ch, 3);
+    assert_true(i1 >= 0);
+    assert_int_equal(nc_ab_begin(&q, 1, 0, ch, 3), -1);  /* one descriptor per instance */
+    assert_int_equal(nc_ab_outstanding(&q), 1);
+    assert_int_equal(nc_ab_take_early(&q, 1, 4), -1);
+    assert_int_equal(nc_ab_take_early(&q, 1, 6), 40);
+    assert_int_equal(nc_ab_take_early(&q, 1, 6), -1);
+    assert_int_equal(nc_ab_arrive(&q, 1, 6, &d, &c), NC_AB_COUNTED);
+    assert_int_equal(d, i1);
+    assert_int_equal(c, 1);
+    assert_int_equal(nc_ab_arrive(&q, 1, 6, &d, &c), NC_AB_REFUSED);  /* counted once */
+    assert_int_equal(nc_ab_arrive(&q, 1, 5, &d, &c), NC_AB_REFUSED);  /* not a child */
+    /* a second reduction skewed behind: 7's contributions go each to its own */
+    int i2 = nc_ab_begin(&q, 2, 0, ch, 3);
+    assert_true(i2 >= 0 && i2 != i1);
+    assert_int_equal(nc_ab_arrive(&q, 2, 7, &d, &c), NC_AB_COUNTED);
+    assert_int_equal(d, i2);
+    assert_int_equal(nc_ab_arrive(&q, 1, 7, &d, &c), NC_AB_COUNTED);
+    assert_int_equal(d, i1);
+    assert_int_equal(nc_ab_arrive(&q, 1, 4, &d, &c), NC_AB_COMPLETE);
+    assert_int_equal(d, i1);
+    assert_int_equal(c, 0);
+    nc_ab_end(&q, (uint32_t)i1);
+    assert_int_equal(nc_ab_outstanding(&q), 1);
+    /* a leaf's reduction: no child, nothing owed */
+    int i3 = nc_ab_begin(&q, 3, 0, ch, 0);
+    assert_true(i3 >= 0);
+    assert_int_equal(nc_ab_arrive(&q, 3, 4, &d, &c), NC_AB_REFUSED);
+    nc_ab_end(&q, (uint32_t)i3);
+    /* full queues */
+    for (uint32_t k = 0; k < NC_AB_DESCS - 1; k++)
+        assert_true(nc_ab_begin(&q, 100 + k, 0, ch, 3) >= 0);
+    assert_int_equal(nc_ab_begin(&q, 999, 0, ch, 3), -1);
+    assert_int_equal(nc_ab_begin(&q, 998, 0, ch, NC_AB_CHILDREN + 1), -1);
+    for (uint32_t k = 0; k < NC_AB_EARLY; k++)
+        assert_true(nc_ab_hold(&q, 500, k, k));
+    assert_false(nc_ab_hold(&q, 501, 0, 0));
+}
+
+/* Random runs: R reductions of a process with random children, each
+ * child's contributions arriving in a random interleaving with the
+ * process's own MPI_Reduce calls (children run ahead: early; the process
+ * runs ahead: late); every contribution must be counted exactly once, in
+ * its own reduction, and every reduction complete once. */
+static void test_abred_random(void **st)
+{
+    (void)st;
+    enum { R = 40, NCH = 5 };
+    for (int run = 0; run < 200; run++) {
+        nc_abq_t q;
+        uint32_t child[NCH], nch = 1 + rnd() % NCH, sent[NCH] = { 0 }, began = 0, done = 0;
+        uint32_t counted[R][NCH], slotof[R][NCH];
+        int32_t descof[R];
+
+        memset(counted, 0, sizeof counted);
+        for (uint32_t k = 0; k < nch; k++)
+            child[k] = 10 + 3 * k + rnd() % 3;
+        nc_ab_init(&q);
+        while (done < R) {
+            uint32_t k = rnd() % (nch + 1);
+            if (k == nch) {
+                /* the process enters MPI_Reduce of the next instance, if the
+                 * queue has room (else it waits for contributions) */
+                if (began == R || nc_ab_outstanding(&q) == NC_AB_DESCS)
+                    continue;
+                int d = nc_ab_begin(&q, began, 1, child, nch);
+                assert_true(d >= 0);
+                descof[began] = d;
+                for (uint32_t j = 0; j < nch; j++) {
+                    int64_t slot = nc_ab_take_early(&q, began, child[j]);
+                    if (slot >= 0) {
+                        int32_t dd;
+                        uint32_t cc;
+                        assert_int_equal(slot, slotof[began][j]);
+                        nc_ab_verdict_t v = nc_ab_arrive(&q, began, child[j], &dd, &cc);
+                        assert_true(v == NC_AB_COUNTED || v == NC_AB_COMPLETE);
+                        assert_int_equal(dd, d);
+                        assert_int_equal(cc, j);
+                        counted[began][j]++;
+                        if (v == NC_AB_COMPLETE) {
+                            nc_ab_end(&q, (uint32_t)d);
+                            done++;
+                        }
+                    }
+                }
+                if (nch == 0) {
+                    nc_ab_end(&q, (uint32_t)d);
+                    done++;
+                }
+                began++;
+                continue;
+            }
+            /* child k's next contribution arrives, unless it is more than
+             * NC_AB_EARLY / NCH instances ahead (its own flow control) */
+            if (sent[k] == R || sent[k] >= began + NC_AB_EARLY / NCH)
+                continue;
+            uint32_t inst = sent[k]++;
+            int32_t dd;
+            uint32_t cc;
+            nc_ab_verdict_t v = nc_ab_arrive(&q, inst, child[k], &dd, &cc);
+            if (v == NC_AB_UNMATCHED) {
+                assert_true(inst >= began);                 /* only an early one */
+                slotof[inst][k] = rnd();
+                assert_true(nc_ab_hold(&q, inst, child[k], slotof[inst][k]));
+                continue;
+            }
+            assert_true(inst < began);                      /* late: its reduction is out */
+            assert_true(v == NC_AB_COUNTED || v == NC_AB_COMPLETE);
+            assert_int_equal(dd, descof[inst]);
+            assert_int_equal(cc, k);
+            counted[inst][k]++;
+            if (v == NC_AB_COMPLETE) {
+                nc_ab_end(&q, (uint32_t)dd);
+                done++;
+            }
+        }
+        for (uint32_t r = 0; r < R; r++)
+            for (uint32_t k = 0; k < nch; k++)
+                assert_int_equal(counted[r][k], 1);
+        assert_int_equal(nc_ab_outstanding(&q), 0);
+    }
+}
+
 int main(void)
 {
     const char *s = getenv("NC_TEST_SEED");
@@ -529,6 +668,8 @@ int main(void)
         cmocka_unit_test(test_barrec_exhaustive),
         cmocka_unit_test(test_tokq),
         cmocka_unit_test(test_freelist),
+        cmocka_unit_test(test_abred),
+        cmocka_unit_test(test_abred_random),
     };
     return cmocka_run_group_tests_name("ref_proto", tests, NULL, NULL);
 }
