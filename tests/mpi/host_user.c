@@ -4,7 +4,7 @@
  * option) whose globals are named like C library and libm symbols, and
  * one that dies by a signal on one node (the crash report of
  * docs/host-runtime.md). Usage: names | segv NODE | bus NODE | fpe NODE |
- * abort NODE. tests/mpi/suite runs it with lanai-run.
+ * abort NODE | stack NODE (a recursion without end). tests/mpi/suite runs it with lanai-run.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -30,6 +30,17 @@ char *optarg = "mine";
 
 static volatile int zero;
 
+/* Without end: each call takes a frame of the host's stack. */
+__attribute__((noinline)) int recurse(int depth)
+{
+    volatile char frame[256];
+
+    if (depth < 0)
+        return 0;
+    frame[0] = (char)depth;
+    return recurse(depth + 1) + frame[0];
+}
+
 /* Non-static and not inlined: the backtrace names them. */
 __attribute__((noinline)) void crash_here(const char *how)
 {
@@ -39,6 +50,8 @@ __attribute__((noinline)) void crash_here(const char *how)
         zero = 7 / zero;
     } else if (!strcmp(how, "abort")) {
         abort();
+    } else if (!strcmp(how, "stack")) {
+        recurse(0);
     } else if (!strcmp(how, "bus")) {
         /* a page of a file that has no bytes there */
         char path[] = "/tmp/host_user-XXXXXX";

@@ -313,6 +313,7 @@ static void rank_crashed(int sig, siginfo_t *si, void *ucv)
     void *pcs[64], *fault_pc;
     char num[24];
     int n, first = 0;
+    struct hostrt *h;
 
     if (node < 0 || crash_sig) {
         /* not a host program's (or a fault while reporting one) */
@@ -324,6 +325,7 @@ static void rank_crashed(int sig, siginfo_t *si, void *ucv)
     }
     crash_sig = sig;
     crash_node = node;
+    h = &crash_m->node[node].host;
     put(g_get_prgname());
     put(": node ");
     put(fmt_num(num, node, false));
@@ -332,6 +334,12 @@ static void rank_crashed(int sig, siginfo_t *si, void *ucv)
     if (sig != SIGABRT) {
         put(" at address ");
         put(fmt_num(num, (uintptr_t)si->si_addr, true));
+    }
+    if (sig == SIGSEGV && h->guard && (char *)si->si_addr >= (char *)h->guard &&
+        (char *)si->si_addr < (char *)h->guard + h->guard_size) {
+        put(" (stack overflow: the guard page below its ");
+        put(fmt_num(num, h->stack_size / 1024, false));
+        put(" KiB stack)");
     }
     put("; the run ends (exit status ");
     put(fmt_num(num, 128 + sig, false));
