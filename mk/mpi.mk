@@ -19,17 +19,34 @@ MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # wait for its receive, a barrier one round short, a reduction that swaps
 # its operands, non-blocking collectives complete when started, a NIC
 # broadcast member that takes only the first multicast, an Iallgather(v)
-# one round short, the C library's rand/strtok shared by all ranks.
+# one round short, the C library's rand/strtok shared by all ranks, an
+# op, datatype, communicator or active request freed at once while a
+# pending operation uses it.
 MPI_MUTANTS := $(patsubst mpi_%.patch,%,$(notdir $(sort $(wildcard tests/mpi/mutants/mpi_*.patch))))
 MPI_MUT := $(MUT)/mpi
+# lanai-mpicc's mutants (tests/mpi/mutants/mpicc_NAME.patch): a link that
+# leaves the program's own references to the loader, a link that lets
+# references nothing provides through.
+MPICC_MUTANTS := $(patsubst mpicc_%.patch,%,$(notdir $(sort $(wildcard tests/mpi/mutants/mpicc_*.patch))))
+# The emulator's host loader's mutants (tests/mpi/mutants/host_NAME.patch):
+# no DF_SYMBOLIC on the program's copies, no crash handler; each a
+# qemu-system-lanai with that one file recompiled (tests/mpi/qemu-mutant).
+HOST_MUTANTS := $(patsubst host_%.patch,%,$(notdir $(sort $(wildcard tests/mpi/mutants/host_*.patch))))
+# what a mutant lanai-mpicc, outside build/bin, links with
+MPICC_MUT_ENV = LANAI_MPI_INC=host/mpi LANAI_MPI_LIB=$(MPI_LIB) \
+                LANAI_NICOLL_LIB=$(BUILD)/lib/libnicoll-emu.a LANAI_HOSTIF_H=include/nicoll/hostif.h
 
 .PHONY: mpi
 ## mpi: libmpi, lanai-mpicc and lanai-mpirun
 mpi: $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun
 ALL_TARGETS += $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun \
-               $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so
+               $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so \
+               $(MPI_T)/mpi_user.so $(MPI_T)/host_user.so
 CHECK_TARGETS += $(foreach v,$(MPI_MUTANTS),$(MPI_MUT)/mpi_p2p-$(v).so $(MPI_MUT)/mpi_coll-$(v).so) \
-                 $(MPI_MUT)/mpi_misc-shared_libc.so
+                 $(MPI_MUT)/mpi_misc-shared_libc.so \
+                 $(foreach v,$(MPICC_MUTANTS),$(MPI_MUT)/mpicc-$(v)/lanai-mpicc) \
+                 $(MPI_MUT)/mpi_user-no_bsymbolic.so \
+                 $(foreach v,$(HOST_MUTANTS),$(MPI_MUT)/qemu-$(v)/qemu-system-lanai)
 CHECK_SUITES += tests/mpi/suite
 
 $(BIN)/lanai-mpicc: host/tools/lanai-mpicc $(NC_VERSION_H)
@@ -65,6 +82,27 @@ $(MPI_MUT)/libmpi-emu-%.a: tests/mpi/mutants/mpi_%.patch $(MPI_LIB_DEPS) tests/l
 $(MPI_T)/%.so: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
 	@mkdir -p $(@D)
 	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+
+# Programs as users write them: globals named like C library functions,
+# strict C11 (which declares none of those names), -g for the crash
+# report's source lines; and a lanai-run host program built as the
+# project's others are (plain -shared -fPIC), which relies on the loader.
+$(MPI_T)/mpi_user.so: tests/mpi/mpi_user.c $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -std=c11 -g -O2 -Wall -Wextra $< -o $@
+$(MPI_T)/host_user.so: tests/mpi/host_user.c include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=c11 -g -O2 -Wall -Wextra -shared -fPIC $(CONTRACT_INC) $< -o $@
+
+$(MPI_MUT)/mpicc-%/lanai-mpicc: tests/mpi/mutants/mpicc_%.patch host/tools/lanai-mpicc tests/lib/mutate
+	bash tests/lib/mutate $< $(MPI_MUT)/mpicc-$*.src host/tools/lanai-mpicc
+	@mkdir -p $(@D)
+	sed 's/@NC_VERSION@/$(NC_VERSION)/g' $(MPI_MUT)/mpicc-$*.src/host/tools/lanai-mpicc > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+$(MPI_MUT)/qemu-%/qemu-system-lanai: tests/mpi/mutants/host_%.patch tests/mpi/qemu-mutant \
+        tests/lib/mutate $(EMU_QEMU)
+	bash tests/mpi/qemu-mutant $< $(MPI_MUT)/qemu-$*
+$(MPI_MUT)/mpi_user-no_bsymbolic.so: tests/mpi/mpi_user.c $(MPI_LIB) $(MPI_MUT)/mpicc-no_bsymbolic/lanai-mpicc
+	$(MPICC_MUT_ENV) $(MPI_MUT)/mpicc-no_bsymbolic/lanai-mpicc -std=c11 -g -O2 -Wall -Wextra $< -o $@
 
 # The same programs over a mutant of the library (the suite's negative controls).
 $(MPI_MUT)/mpi_p2p-%.so: tests/mpi/mpi_p2p.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-emu-%.a $(BIN)/lanai-mpicc

@@ -142,6 +142,7 @@ int coll_ibcast_nic(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c,
     s->ib.buf = buf;
     s->ib.count = n;
     s->ib.t = t;
+    mpi_type_hold(t);           /* dropped with the schedule (coll_sched.c) */
     s->ib.root = root;
     if (nic == 0) {
         ibcast_agree(s);

@@ -331,6 +331,7 @@ void mpi_bcast_nic_release(MPI_Comm c)
     for (int r = 0; c->nic_on && r < c->size; r++)
         any |= c->nic_on[r] != 0;
     if (any) {
+        coll_sched_finish_comm(c);      /* an Ibcast of c's may use them */
         mpi_net_mcast_drain();
         MPI_Barrier(c);
         for (int r = 0; r < c->size; r++)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "coll_sched.h"
+#include "nicoll/hostif.h"
 
 static struct coll_sched *active;
 
@@ -24,6 +25,7 @@ static struct coll_sched *sched_new(MPI_Comm comm, int tag)
 
     s->comm = comm;
     s->tag = tag;
+    mpi_comm_hold(comm);        /* every object the schedule names, until it ends */
     return s;
 }
 
@@ -64,6 +66,7 @@ static void add_xfer(struct coll_sched *s, struct coll_xfer x)
     r = &s->round[s->nrounds - 1];
     r->x = room_for_one(r->x, r->n, &r->cap, sizeof *r->x);
     r->x[r->n++] = x;
+    mpi_type_hold(x.t);
 }
 
 void coll_xfer(struct coll_sched *s, bool send, const void *buf, size_t count, MPI_Datatype t,
@@ -88,12 +91,15 @@ void coll_local(struct coll_sched *s, MPI_Op op, const void *in, void *inout, si
     r = &s->round[s->nrounds - 1];
     r->l = room_for_one(r->l, r->nl, &r->lcap, sizeof *r->l);
     r->l[r->nl++] = (struct coll_local){ op, in, inout, count, t };
+    mpi_op_hold(op);
+    mpi_type_hold(t);
 }
 
 void *coll_scratch(struct coll_sched *s, size_t count, MPI_Datatype t)
 {
     void *p = coll_alloc(count, t);
     s->alloc[s->nalloc++] = (struct coll_alloc){ p, t };
+    mpi_type_hold(t);
     return p;
 }
 
@@ -150,11 +156,19 @@ static void start_round(struct coll_sched *s)
 static void sched_free(struct coll_sched *s)
 {
     for (int i = 0; i < s->nrounds; i++) {
+        for (int k = 0; k < s->round[i].n; k++)
+            mpi_type_drop(s->round[i].x[k].t);
+        for (int k = 0; k < s->round[i].nl; k++) {
+            mpi_op_drop(s->round[i].l[k].op);
+            mpi_type_drop(s->round[i].l[k].t);
+        }
         free(s->round[i].x);
         free(s->round[i].l);
     }
-    for (int i = 0; i < s->nalloc; i++)
+    for (int i = 0; i < s->nalloc; i++) {
         coll_free(s->alloc[i].p, s->alloc[i].t);
+        mpi_type_drop(s->alloc[i].t);
+    }
     free(s->round);
     free(s->reqs);
     free(s->scratch);
@@ -162,6 +176,8 @@ static void sched_free(struct coll_sched *s)
         s->owner->sched = NULL;
         mpi_req_complete(s->owner);
     }
+    mpi_type_drop(s->ib.t);     /* an Ibcast's, held in coll_bcast_nic.c */
+    mpi_comm_drop(s->comm);
     free(s);
 }
 
@@ -203,6 +219,22 @@ void mpi_nbc_progress(void)
     }
 }
 
+/* Progress until no non-blocking schedule of c is left (before c's NIC
+ * groups go: a pending MPI_Ibcast may still multicast on them). */
+void coll_sched_finish_comm(MPI_Comm c)
+{
+    uint64_t idle = nc_host_now_ns();
+
+    for (;;) {
+        struct coll_sched *s = active;
+        while (s && s->comm != c)
+            s = s->next;
+        if (!s)
+            return;
+        mpi_progress_wait(&idle);
+    }
+}
+
 int coll_sched_run(struct coll_sched *s)
 {
     int rc = MPI_SUCCESS, err;
@@ -235,6 +267,7 @@ int coll_sched_start(struct coll_sched *s, MPI_Request *req)
     MPI_Request r = mpi_req_new(REQ_COLL);
 
     r->comm = s->comm;
+    mpi_comm_hold(r->comm);     /* dropped with the request */
     *req = r;
     if (!s->nrounds) {          /* nothing to exchange (one rank) */
         sched_free(s);

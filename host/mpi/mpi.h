@@ -70,6 +70,10 @@ enum {
 #define MPI_SIMILAR   2
 #define MPI_UNEQUAL   3
 
+/* MPI_Comm_split_type: every rank is a node of its own, so the ranks that
+ * share memory with one are that one */
+#define MPI_COMM_TYPE_SHARED 1
+
 #define MPI_THREAD_SINGLE     0
 #define MPI_THREAD_FUNNELED   1
 #define MPI_THREAD_SERIALIZED 2
@@ -271,6 +275,9 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                        MPI_Comm *newcomm);
 int MPI_Comm_free(MPI_Comm *comm);
 int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result);
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag);

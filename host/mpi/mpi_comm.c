@@ -90,6 +90,7 @@ static MPI_Comm comm_new(MPI_Group g, uint32_t ctx, MPI_Errhandler eh)
     c->rank = g->rank;
     c->size = g->size;
     c->errh = eh;
+    c->refs = 1;
     coll_table_fill(c);
     return c;
 }
@@ -104,27 +105,93 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
+/* The rank in comm of the group's member i, or -1 if it is not in comm. */
+static int comm_rank_of(MPI_Comm comm, MPI_Group group, int i)
+{
+    for (int k = 0; k < comm->size; k++)
+        if (comm->group->world[k] == group->world[i])
+            return k;
+    return -1;
+}
+
+static int check_subgroup(MPI_Comm comm, MPI_Group group, const char *fn)
+{
+    if (!comm)
+        return mpi_error(NULL, MPI_ERR_COMM, fn, "MPI_COMM_NULL");
+    if (!group)
+        return mpi_error(comm, MPI_ERR_GROUP, fn, "MPI_GROUP_NULL");
+    for (int i = 0; i < group->size; i++)
+        if (comm_rank_of(comm, group, i) < 0)
+            return mpi_error(comm, MPI_ERR_GROUP, fn,
+                             "the group is not a subset of the communicator's");
+    return MPI_SUCCESS;
+}
+
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
+    int rc;
+
     MPI_CHECK_INIT("MPI_Comm_create");
-    if (!comm)
-        return mpi_error(NULL, MPI_ERR_COMM, "MPI_Comm_create", "MPI_COMM_NULL");
-    if (!group)
-        return mpi_error(comm, MPI_ERR_GROUP, "MPI_Comm_create", "MPI_GROUP_NULL");
-    for (int i = 0; i < group->size; i++) {
-        bool in = false;
-        for (int k = 0; k < comm->size; k++)
-            in |= comm->group->world[k] == group->world[i];
-        if (!in)
-            return mpi_error(comm, MPI_ERR_GROUP, "MPI_Comm_create",
-                             "the group is not a subset of the communicator's");
-    }
+    if ((rc = check_subgroup(comm, group, "MPI_Comm_create")))
+        return rc;
     uint32_t ctx = agree_ctx(comm);
     if (group->rank == MPI_UNDEFINED) {
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
     *newcomm = comm_new(mpi_group_new(group->size, group->world), ctx, comm->errh);
+    return MPI_SUCCESS;
+}
+
+/*
+ * MPI_Comm_create_group (MPI 3.0): collective over the group's members
+ * only, so the context id is agreed among them: the group's first member
+ * takes every member's lowest unused id and answers with the maximum, on
+ * comm's collective context with a tag made of the user's (bit 30 set:
+ * above every tag of the collectives, mpi_coll.h), so that calls with
+ * different tags on overlapping groups do not mix.
+ */
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_create_group";
+    unsigned mine = mpi_state.next_ctx, agreed = mine, v;
+    int rc, itag = (1 << 30) | tag;
+
+    MPI_CHECK_INIT(fn);
+    if ((rc = check_subgroup(comm, group, fn)))
+        return rc;
+    if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+        return mpi_error(comm, MPI_ERR_TAG, fn, "tag %d is not in 0..%d", tag, MPI_TAG_UB_VALUE);
+    if (group->rank == MPI_UNDEFINED) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    if (group->rank == 0) {
+        for (int i = 1; i < group->size; i++) {
+            MPI_Request r = mpi_irecv_ctx(&v, 1, MPI_UNSIGNED, comm_rank_of(comm, group, i),
+                                          itag, comm, comm->ctx + 1);
+            if ((rc = mpi_wait_one(&r, MPI_STATUS_IGNORE)))
+                return rc;
+            if (v > agreed)
+                agreed = v;
+        }
+        for (int i = 1; i < group->size; i++) {
+            MPI_Request r = mpi_isend_ctx(&agreed, 1, MPI_UNSIGNED, comm_rank_of(comm, group, i),
+                                          itag, comm, comm->ctx + 1);
+            if ((rc = mpi_wait_one(&r, MPI_STATUS_IGNORE)))
+                return rc;
+        }
+    } else {
+        int lead = comm_rank_of(comm, group, 0);
+        MPI_Request r = mpi_isend_ctx(&mine, 1, MPI_UNSIGNED, lead, itag, comm, comm->ctx + 1);
+        if ((rc = mpi_wait_one(&r, MPI_STATUS_IGNORE)))
+            return rc;
+        r = mpi_irecv_ctx(&agreed, 1, MPI_UNSIGNED, lead, itag, comm, comm->ctx + 1);
+        if ((rc = mpi_wait_one(&r, MPI_STATUS_IGNORE)))
+            return rc;
+    }
+    mpi_state.next_ctx = agreed + 2;
+    *newcomm = comm_new(mpi_group_new(group->size, group->world), agreed, comm->errh);
     return MPI_SUCCESS;
 }
 
@@ -177,12 +244,26 @@ int MPI_Comm_free(MPI_Comm *comm)
     if ((*comm)->predefined)
         return mpi_error(*comm, MPI_ERR_COMM, "MPI_Comm_free",
                          "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
+    /* the collective part now, while every member is here */
     mpi_bcast_nic_release(*comm);
-    coll_table_free(*comm);
-    MPI_Group_free(&(*comm)->group);
-    free(*comm);
+    mpi_comm_drop(*comm);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
+}
+
+void mpi_comm_hold(MPI_Comm c)
+{
+    if (c && !c->predefined)
+        c->refs++;
+}
+
+void mpi_comm_drop(MPI_Comm c)
+{
+    if (c && !c->predefined && --c->refs == 0) {
+        coll_table_free(c);
+        MPI_Group_free(&c->group);
+        free(c);
+    }
 }
 
 int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
@@ -205,4 +286,21 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
     (void)comm;
     *flag = 0;      /* inter-communicators do not exist here */
     return MPI_SUCCESS;
+}
+
+/* Every rank is a node of its own: MPI_COMM_TYPE_SHARED gives each rank a
+ * communicator of itself (key orders one rank: nothing to order);
+ * MPI_UNDEFINED gives MPI_COMM_NULL. info is not looked at. */
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                        MPI_Comm *newcomm)
+{
+    (void)info;
+    MPI_CHECK_INIT("MPI_Comm_split_type");
+    if (!comm)
+        return mpi_error(NULL, MPI_ERR_COMM, "MPI_Comm_split_type", "MPI_COMM_NULL");
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+        return mpi_error(comm, MPI_ERR_ARG, "MPI_Comm_split_type",
+                         "split_type %d is not MPI_COMM_TYPE_SHARED or MPI_UNDEFINED", split_type);
+    return MPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : comm->rank, key,
+                          newcomm);
 }

@@ -38,6 +38,7 @@ struct mpi_type_s {
     struct mpi_block *blocks;
     struct mpi_block one;       /* storage of a predefined type's block */
     size_t elements;            /* predefined elements per instance */
+    int refs;                   /* derived: its handle and the holds below */
 };
 
 size_t mpi_pack_bytes(const void *buf, size_t count, MPI_Datatype t, void *out);
@@ -68,6 +69,7 @@ struct mpi_comm_s {
     /* the collectives' algorithms, chosen when the communicator is made
      * (coll_table.c) */
     struct mpi_coll_table *coll;
+    int refs;                   /* its handle and the holds below */
 };
 
 int mpi_world_rank(MPI_Comm c, int rank);
@@ -224,8 +226,25 @@ void mpi_bcast_nic_isend(uint32_t group, const void *data, size_t bytes, MPI_Req
 /* Drop c's broadcast groups (collective: MPI_Comm_free). */
 void mpi_bcast_nic_release(MPI_Comm c);
 void mpi_nbc_progress(void);
+/* Progress until c has no non-blocking collective left (coll_sched.c). */
+void coll_sched_finish_comm(MPI_Comm c);
 void mpi_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype t);
-struct mpi_op_s { MPI_User_function *user; int commute; int which; bool predefined; };
+struct mpi_op_s { MPI_User_function *user; int commute; int which; bool predefined; int refs; };
+
+/* ---- reference counts (MPI 3.1 section 2.5.1: freeing an object marks it
+ * for deallocation, and an operation pending on it completes as if it had
+ * not been freed). A user-defined object counts its handle (refs = 1 when
+ * made, dropped by its MPI_*_free) and a hold of every operation that will
+ * use it later: a non-blocking collective's schedule (its communicator, its
+ * ops and datatypes), a point-to-point request (its datatype and
+ * communicator). The last drop frees it. Predefined objects are never
+ * freed and are not counted. Groups count theirs in mpi_group_s. */
+void mpi_type_hold(MPI_Datatype t);
+void mpi_type_drop(MPI_Datatype t);
+void mpi_op_hold(MPI_Op op);
+void mpi_op_drop(MPI_Op op);
+void mpi_comm_hold(MPI_Comm c);
+void mpi_comm_drop(MPI_Comm c);
 
 /* ---- host runtime ----------------------------------------------------------------- */
 void mpi_stdio_flush(void);

@@ -165,6 +165,7 @@ int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
     *op = calloc(1, sizeof **op);
     (*op)->user = fn;
     (*op)->commute = commute;
+    (*op)->refs = 1;
     return MPI_SUCCESS;
 }
 
@@ -172,9 +173,21 @@ int MPI_Op_free(MPI_Op *op)
 {
     if (!op || !*op || (*op)->predefined)
         return mpi_error(NULL, MPI_ERR_OP, "MPI_Op_free", "not a user-defined operation");
-    free(*op);
+    mpi_op_drop(*op);
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
+}
+
+void mpi_op_hold(MPI_Op op)
+{
+    if (op && !op->predefined)
+        op->refs++;
+}
+
+void mpi_op_drop(MPI_Op op)
+{
+    if (op && !op->predefined && --op->refs == 0)
+        free(op);
 }
 
 int MPI_Op_commutative(MPI_Op op, int *commute)

@@ -110,6 +110,8 @@ static MPI_Request make_send(const void *buf, int count, MPI_Datatype t, int des
     r->peer = dest;
     r->tag = tag;
     r->comm = comm;
+    mpi_type_hold(t);           /* until the request is released */
+    mpi_comm_hold(comm);
     r->ctx = ctx;
     r->mode = mode;
     return r;
@@ -126,6 +128,8 @@ static MPI_Request make_recv(void *buf, int count, MPI_Datatype t, int src, int 
     r->peer = src;
     r->tag = tag;
     r->comm = comm;
+    mpi_type_hold(t);           /* until the request is released (unpacking) */
+    mpi_comm_hold(comm);
     r->ctx = ctx;
     return r;
 }

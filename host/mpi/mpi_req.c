@@ -21,6 +21,8 @@ MPI_Request mpi_req_new(enum mpi_req_kind kind)
 void mpi_req_release(MPI_Request r)
 {
     free(r->tmp);
+    mpi_type_drop(r->type);     /* held since the request was made */
+    mpi_comm_drop(r->comm);
     free(r);
 }
 
@@ -100,11 +102,13 @@ int mpi_wait_one(MPI_Request *rp, MPI_Status *st)
         }
     }
     comm = r->comm;
+    mpi_comm_hold(comm);        /* for its error handler: r's hold goes with r */
     err = finish(rp, st);
     if (err)
-        return mpi_error(comm, err, "MPI_Wait", "%s", err == MPI_ERR_TRUNCATE ?
-                         "message longer than the receive buffer" : "request failed");
-    return MPI_SUCCESS;
+        err = mpi_error(comm, err, "MPI_Wait", "%s", err == MPI_ERR_TRUNCATE ?
+                        "message longer than the receive buffer" : "request failed");
+    mpi_comm_drop(comm);
+    return err;
 }
 
 int MPI_Wait(MPI_Request *req, MPI_Status *status)
@@ -128,8 +132,12 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
     if (!r->complete)
         return MPI_SUCCESS;
     MPI_Comm comm = r->comm;
+    mpi_comm_hold(comm);        /* for its error handler: r's hold goes with r */
     int err = finish(req, status);
-    return err ? mpi_error(comm, err, "MPI_Test", "request failed") : MPI_SUCCESS;
+    if (err)
+        err = mpi_error(comm, err, "MPI_Test", "request failed");
+    mpi_comm_drop(comm);
+    return err;
 }
 
 /* Statuses of the -all/-some forms: an error in one makes MPI_ERR_IN_STATUS. */
@@ -144,12 +152,16 @@ static int all_done(int count, MPI_Request reqs[], MPI_Status sts[], const char 
             empty_status(st);
             continue;
         }
+        mpi_comm_drop(comm);
         comm = reqs[i]->comm;
+        mpi_comm_hold(comm);    /* for its error handler: the request's hold goes with it */
         if (finish(&reqs[i], st))
             errs++;
     }
-    return errs ? mpi_error(comm, MPI_ERR_IN_STATUS, fn, "%d request(s) failed", errs)
-                : MPI_SUCCESS;
+    int err = errs ? mpi_error(comm, MPI_ERR_IN_STATUS, fn, "%d request(s) failed", errs)
+                   : MPI_SUCCESS;
+    mpi_comm_drop(comm);
+    return err;
 }
 
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
@@ -190,8 +202,12 @@ int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status
             MPI_Comm comm = reqs[i]->comm;
             *index = i;
             *flag = 1;
+            mpi_comm_hold(comm);    /* for its error handler */
             int err = finish(&reqs[i], status);
-            return err ? mpi_error(comm, err, "MPI_Testany", "request failed") : MPI_SUCCESS;
+            if (err)
+                err = mpi_error(comm, err, "MPI_Testany", "request failed");
+            mpi_comm_drop(comm);
+            return err;
         }
     }
     *index = MPI_UNDEFINED;
@@ -228,7 +244,9 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
             continue;
         any_active = true;
         if (reqs[i]->complete) {
+            mpi_comm_drop(comm);
             comm = reqs[i]->comm;
+            mpi_comm_hold(comm);    /* for its error handler */
             indices[n] = i;
             if (finish(&reqs[i], statuses ? &statuses[n] : NULL))
                 errs++;
@@ -236,8 +254,10 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
         }
     }
     *outcount = any_active ? n : MPI_UNDEFINED;
-    return errs ? mpi_error(comm, MPI_ERR_IN_STATUS, "MPI_Testsome", "%d request(s) failed", errs)
-                : MPI_SUCCESS;
+    int err = errs ? mpi_error(comm, MPI_ERR_IN_STATUS, "MPI_Testsome", "%d request(s) failed",
+                               errs) : MPI_SUCCESS;
+    mpi_comm_drop(comm);
+    return err;
 }
 
 int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],

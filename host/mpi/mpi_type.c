@@ -160,6 +160,7 @@ static struct builder start(const char *name)
     struct builder b = { .t = calloc(1, sizeof(struct mpi_type_s)) };
 
     b.t->name = name;
+    b.t->refs = 1;
     return b;
 }
 
@@ -320,10 +321,23 @@ int MPI_Type_free(MPI_Datatype *type)
     if (!type || !*type || (*type)->predefined)
         return mpi_error(NULL, MPI_ERR_TYPE, "MPI_Type_free",
                          "not a derived datatype (predefined ones cannot be freed)");
-    free((*type)->blocks);
-    free(*type);
+    mpi_type_drop(*type);
     *type = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
+}
+
+void mpi_type_hold(MPI_Datatype t)
+{
+    if (t && !t->predefined)
+        t->refs++;
+}
+
+void mpi_type_drop(MPI_Datatype t)
+{
+    if (t && !t->predefined && --t->refs == 0) {
+        free(t->blocks);
+        free(t);
+    }
 }
 
 int MPI_Type_size(MPI_Datatype t, int *size)

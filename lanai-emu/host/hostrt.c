@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "nicoll/hostif.h"
 
@@ -45,8 +47,19 @@ int hostrt_init(struct hostrt *h, unsigned node, unsigned nodes,
     h->state = HOSTRT_RUNNABLE;
     h->wake_ps = UINT64_MAX;
     h->pio_ready_ps = UINT64_MAX;
+    long page = sysconf(_SC_PAGESIZE);
+    h->guard_size = page > 0 ? (size_t)page : 4096;
     h->stack_size = stack_size ? stack_size : 256u << 10;
-    h->stack = malloc(h->stack_size);
+    h->stack_size = (h->stack_size + h->guard_size - 1) / h->guard_size * h->guard_size;
+    h->guard = mmap(NULL, h->guard_size + h->stack_size, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (h->guard == MAP_FAILED) {
+        h->guard = NULL;
+    } else if (mprotect(h->guard, h->guard_size, PROT_NONE)) {
+        munmap(h->guard, h->guard_size + h->stack_size);
+        h->guard = NULL;
+    }
+    h->stack = h->guard ? (char *)h->guard + h->guard_size : NULL;
     h->mem_size = mem_size;
     h->mem = calloc(1, mem_size ? mem_size : 1);
     if (!h->stack || !h->mem || getcontext(&h->ctx)) {
@@ -62,7 +75,9 @@ int hostrt_init(struct hostrt *h, unsigned node, unsigned nodes,
 
 void hostrt_destroy(struct hostrt *h)
 {
-    free(h->stack);
+    if (h->guard)
+        munmap(h->guard, h->guard_size + h->stack_size);
+    h->guard = NULL;
     free(h->mem);
     h->stack = NULL;
     h->mem = NULL;

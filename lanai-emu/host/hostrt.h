@@ -85,10 +85,14 @@ struct hostrt {
     uint64_t pio_req_ps;           /* when the read was issued */
     uint64_t pio_ready_ps;         /* when its value is back (UINT64_MAX: not answered) */
     uint32_t pio_words;            /* words in the read in flight (a burst: more than 1) */
-    /* the coroutine */
+    /* the coroutine: its stack, and below it (stacks grow down) a guard of
+     * one inaccessible page, so that an overflow faults at once (the
+     * machine reports it) instead of writing over other memory */
     ucontext_t ctx, caller;
     void *stack;
     size_t stack_size;
+    void *guard;
+    size_t guard_size;
     uint64_t run_until_ps;
     int (*main)(int argc, char **argv);
     int argc;

@@ -17,6 +17,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "nicoll/hostif.h"
 #include "hostrt.h"
@@ -351,6 +354,35 @@ static int prog_scaled(int argc, char **argv)
     return 0;
 }
 
+/* The page below a host's stack faults when touched: a child process
+ * writes to it and must die of SIGSEGV (an overflow never reaches the
+ * memory beyond). */
+static int prog_nothing(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    return 0;
+}
+
+static void test_stack_guard(void **st)
+{
+    int status;
+    pid_t pid;
+    (void)st;
+    assert_int_equal(hostrt_init(&hosts[0], 0, 1, &M, &C, prog_nothing, 0, NULL, 4096, 0), 0);
+    assert_ptr_equal((char *)hosts[0].guard + hosts[0].guard_size, hosts[0].stack);
+    pid = fork();
+    if (pid == 0) {
+        signal(SIGSEGV, SIG_DFL);   /* not cmocka's handler: die of it */
+        ((volatile char *)hosts[0].stack)[0] = 1;                       /* the stack's lowest byte */
+        ((volatile char *)hosts[0].stack)[-1] = 1;                      /* one byte beyond it */
+        _exit(0);
+    }
+    assert_true(pid > 0);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+    hostrt_destroy(&hosts[0]);
+}
+
 static void test_compute_scale(void **st)
 {
     struct hostrt_costs c = C;
@@ -399,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_dma_memory_and_copies),
         cmocka_unit_test(test_windows_and_determinism),
         cmocka_unit_test(test_compute_scale),
+        cmocka_unit_test(test_stack_guard),
         cmocka_unit_test(test_pio_bursts),
         cmocka_unit_test(test_library_costs),
     };

@@ -17,6 +17,12 @@
  *   ibcast     Ibcast from every root, all outstanding at once and the
  *              program computing meanwhile, of 0 .. 70,000 ints (beyond one
  *              NIC multicast) and a vector type; then each again alone
+ *   opfree, typefree, commfree, reqfree  an object freed while a pending
+ *              operation uses it (legal: MPI 3.1 2.5.1) leaves that
+ *              operation's result as it would be: a user op freed between
+ *              MPI_Ireduce and MPI_Wait; a derived type between MPI_Irecv
+ *              or MPI_Iallreduce and the wait; a communicator between
+ *              MPI_Iallreduce and the wait; an active (rendezvous) send request freed
  */
 #include "mpitest.h"
 
@@ -564,11 +570,134 @@ static void iallgatherv(void)
     free(displs);
 }
 
+static void isum(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+    int *a = in, *b = inout;
+    (void)t;
+    for (int i = 0; i < *len; i++)
+        b[i] += a[i];
+}
+
+/* Some other rank's computation allocates and frees memory of the sizes
+ * the freed objects had, so that an object freed at once is reused. */
+static void churn(void)
+{
+    void *p[64];
+    for (int i = 0; i < 64; i++) {
+        p[i] = malloc(16 + (size_t)(i % 8) * 16);
+        memset(p[i], 0xA5, 16 + (size_t)(i % 8) * 16);
+    }
+    for (int i = 0; i < 64; i += 2)
+        free(p[i]);
+    for (int i = 1; i < 64; i += 2)
+        free(p[i]);
+    for (int i = 0; i < 64; i++) {
+        p[i] = malloc(16 + (size_t)(i % 8) * 16);
+        memset(p[i], 0x5A, 16 + (size_t)(i % 8) * 16);
+    }
+    for (int i = 0; i < 64; i++)
+        free(p[i]);
+}
+
+static void opfree(void)
+{
+    int in[8], out[8] = { 0 };
+    MPI_Op op;
+    MPI_Request r;
+
+    for (int i = 0; i < 8; i++)
+        in[i] = me + i;
+    MPI_Op_create(isum, 1, &op);
+    MPI_Ireduce(in, out, 8, MPI_INT, op, 0, MPI_COMM_WORLD, &r);
+    MPI_Op_free(&op);
+    CHECK(op == MPI_OP_NULL, "MPI_Op_free left the handle");
+    churn();
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    for (int i = 0; me == 0 && i < 8; i++)
+        CHECK(out[i] == np * i + np * (np - 1) / 2, "recvbuf[%d] expect %d, got %d", i,
+              np * i + np * (np - 1) / 2, out[i]);
+}
+
+static void typefree(void)
+{
+    /* every other int of 2 x 16: a type of 16 blocks */
+    int src[32], dst[32], in[32], out[32];
+    MPI_Datatype v, w;
+    MPI_Request r[3];
+    int to = (me + 1) % np, from = (me + np - 1) % np;
+
+    for (int i = 0; i < 32; i++) {
+        src[i] = me * 1000 + i;
+        dst[i] = -1;
+        in[i] = me + i;
+        out[i] = -1;
+    }
+    MPI_Type_vector(16, 1, 2, MPI_INT, &v);
+    MPI_Type_commit(&v);
+    MPI_Type_dup(v, &w);
+    MPI_Irecv(dst, 1, v, from, 5, MPI_COMM_WORLD, &r[0]);
+    MPI_Isend(src, 1, w, to, 5, MPI_COMM_WORLD, &r[1]);
+    MPI_Iallreduce(in, out, 1, v, MPI_SUM, MPI_COMM_WORLD, &r[2]);
+    MPI_Type_free(&v);
+    MPI_Type_free(&w);
+    CHECK(v == MPI_DATATYPE_NULL && w == MPI_DATATYPE_NULL, "MPI_Type_free left the handle");
+    churn();
+    MPI_Waitall(3, r, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < 32; i++) {
+        CHECK(dst[i] == (i % 2 ? -1 : from * 1000 + i), "Irecv: dst[%d] = %d", i, dst[i]);
+        CHECK(out[i] == (i % 2 ? -1 : np * i + np * (np - 1) / 2), "Iallreduce: out[%d] = %d",
+              i, out[i]);
+    }
+}
+
+static void commfree(void)
+{
+    MPI_Comm d;
+    MPI_Request r[2];
+    int in = me + 1, sum = 0, b = me == 0 ? 42 : 0;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    MPI_Iallreduce(&in, &sum, 1, MPI_INT, MPI_SUM, d, &r[0]);
+    MPI_Ibcast(&b, 1, MPI_INT, 0, d, &r[1]);
+    MPI_Comm_free(&d);
+    CHECK(d == MPI_COMM_NULL, "MPI_Comm_free left the handle");
+    churn();
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    CHECK(sum == np * (np + 1) / 2, "Iallreduce on a freed communicator: %d, want %d", sum,
+          np * (np + 1) / 2);
+    CHECK(b == 42, "Ibcast on a freed communicator: %d", b);
+}
+
+static void reqfree(void)
+{
+    /* 32 KB: a rendezvous send, whose request the CTS answers later */
+    enum { N = 8192 };
+    int *out = malloc(N * sizeof(int)), *got = malloc(N * sizeof(int));
+    MPI_Request r;
+    int to = (me + 1) % np, from = (me + np - 1) % np, bad = 0;
+
+    for (int i = 0; i < N; i++)
+        out[i] = me * N + i;
+    MPI_Isend(out, N, MPI_INT, to, 6, MPI_COMM_WORLD, &r);
+    MPI_Request_free(&r);
+    CHECK(r == MPI_REQUEST_NULL, "MPI_Request_free left the handle");
+    churn();
+    MPI_Recv(got, N, MPI_INT, from, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (int i = 0; i < N; i++)
+        bad += got[i] != from * N + i;
+    CHECK(!bad, "%d of %d ints wrong", bad, N);
+    /* the send buffer stays until every rank has received */
+    MPI_Barrier(MPI_COMM_WORLD);
+    free(out);
+    free(got);
+}
+
 static const struct scenario scenarios[] = {
     { "nonblocking", nonblocking }, { "barrier", barrier }, { "bcast", bcast }, { "reduce", reduce },
     { "allreduce", allreduce }, { "gather", gather }, { "scan", scan },
     { "biggather", biggather }, { "ibcast", ibcast }, { "iallgatherv", iallgatherv },
-    { NULL, NULL },
+    { "opfree", opfree }, { "typefree", typefree }, { "commfree", commfree },
+    { "reqfree", reqfree }, { NULL, NULL },
 };
 
 int main(int argc, char **argv)

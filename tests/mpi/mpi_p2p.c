@@ -17,6 +17,10 @@
  *   bsend      buffered sends and MPI_ERR_BUFFER (3.6)
  *   comms      context: the same (source, tag) on two communicators never
  *              mixes; split and create communicators carry their own traffic
+ *   comms3     MPI 3.0's: MPI_Comm_create_group called by the group's
+ *              members only (even and odd ranks at once, different tags,
+ *              members whose lowest unused context ids differ);
+ *              MPI_Comm_split_type (each rank shares memory with itself)
  */
 #include "mpitest.h"
 
@@ -400,10 +404,67 @@ static void comms(void)
     MPI_Comm_free(&dup);
 }
 
+static void comms3(void)
+{
+    MPI_Group wg, mine;
+    MPI_Comm c, t, extra;
+    int n = 0, *ranks = malloc(sizeof(int) * (size_t)np), sum = 0, want = 0, sz, rk;
+
+    /* rank 0 alone uses a context id more, so the even ranks' lowest
+     * unused ids differ and must be agreed */
+    if (me == 0)
+        MPI_Comm_dup(MPI_COMM_SELF, &extra);
+    for (int r = me % 2; r < np; r += 2) {
+        ranks[n++] = r;
+        want += r;
+    }
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    MPI_Group_incl(wg, n, ranks, &mine);
+    MPI_Comm_create_group(MPI_COMM_WORLD, mine, 10 + me % 2, &c);
+    CHECK(c != MPI_COMM_NULL, "no communicator for a member");
+    MPI_Comm_size(c, &sz);
+    MPI_Comm_rank(c, &rk);
+    CHECK(sz == n && rk == me / 2, "size %d rank %d, want %d %d", sz, rk, n, me / 2);
+    MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, c);
+    CHECK(sum == want, "Allreduce over the %s ranks: %d, want %d", me % 2 ? "odd" : "even", sum,
+          want);
+    /* traffic on it and on MPI_COMM_WORLD with the same (source, tag) stays apart */
+    int a = -1, right = (rk + 1) % sz, left = (rk + sz - 1) % sz;
+    MPI_Sendrecv(&me, 1, MPI_INT, right, 0, &a, 1, MPI_INT, left, 0, c, MPI_STATUS_IGNORE);
+    CHECK(a == ranks[left], "from the left member: %d, want %d", a, ranks[left]);
+    MPI_Comm_free(&c);
+    /* a rank outside the group gets MPI_COMM_NULL without waiting for
+     * anyone; the group's one member gets a communicator of itself */
+    {
+        int zero = 0;
+        MPI_Group g0;
+        MPI_Group_incl(wg, 1, &zero, &g0);
+        MPI_Comm_create_group(MPI_COMM_WORLD, g0, 3, &c);
+        CHECK(me == 0 ? c != MPI_COMM_NULL : c == MPI_COMM_NULL,
+              "a non-member got a communicator, or the member none");
+        if (c != MPI_COMM_NULL)
+            MPI_Comm_free(&c);
+        MPI_Group_free(&g0);
+    }
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &t);
+    MPI_Comm_size(t, &sz);
+    MPI_Comm_rank(t, &rk);
+    CHECK(sz == 1 && rk == 0, "MPI_COMM_TYPE_SHARED: size %d rank %d, want 1 0", sz, rk);
+    MPI_Comm_free(&t);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &t);
+    CHECK(t == MPI_COMM_NULL, "MPI_UNDEFINED gave a communicator");
+    if (me == 0)
+        MPI_Comm_free(&extra);
+    MPI_Group_free(&mine);
+    MPI_Group_free(&wg);
+    free(ranks);
+}
+
 static const struct scenario scenarios[] = {
     { "order", order }, { "wildcard", wildcard }, { "truncate", truncate_ },
     { "zero", zero }, { "probe", probe }, { "sizes", sizes }, { "ssend", ssend },
-    { "requests", requests }, { "bsend", bsend }, { "comms", comms }, { NULL, NULL },
+    { "requests", requests }, { "bsend", bsend }, { "comms", comms },
+    { "comms3", comms3 }, { NULL, NULL },
 };
 
 int main(int argc, char **argv)

@@ -17,6 +17,17 @@
  *
  * What a host asks of the machine (hostrt_machine, whose opaque pointer is
  * the machine) becomes an event at its node or a console line.
+ *
+ * The program's own definitions bind its own references: each copy is
+ * marked DF_SYMBOLIC before it is loaded (bind_to_itself), because a
+ * dlopened object otherwise looks every symbol up in the global scope first
+ * (the emulator, the C library, libm), where a global named like a library
+ * function (err, index, time, y0, j1) would resolve to the function.
+ *
+ * A signal in a host program's code (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT) ends the run with a report naming the node, the signal, the
+ * address and the node's backtrace (rank_crashed), and exit status
+ * 128 + the signal's number, as a shell reports a process the signal killed.
  */
 #include "qemu/osdep.h"
 #include "lanai-args.h"
@@ -25,6 +36,10 @@
 #include "hw/boards.h"
 #include "hw/qdev-core.h"
 #include <dlfcn.h>
+#include <elf.h>
+#include <execinfo.h>
+#include <signal.h>
+#include <ucontext.h>
 #include "myrinet-node.h"
 #include "nicoll/hostif.h"
 #include "nicoll/fwload.h"
@@ -120,6 +135,279 @@ static int host_route(void *opaque, unsigned node, unsigned dst,
     return len;
 }
 
+/* ---- a host program's crash ------------------------------------------------ */
+
+/*
+ * A fault in a host program's code is reported in the signal handler with
+ * async-signal-safe calls only (write, dladdr, and backtrace, whose one
+ * unsafe step, loading libgcc's unwinder, crash_init does beforehand),
+ * on an alternate stack (a host's coroutine stack may be what overflowed).
+ * The handler then leaves to crash_land, on its own stack outside the
+ * handler, which prints the console lines so far and ends the run; every
+ * other host is stopped where it was, since none runs again. A signal
+ * while no host program runs is the emulator's own: the previous action
+ * is put back and the fault taken again, as without this handler.
+ */
+static const int crash_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+static struct sigaction crash_old[NSIG];
+static MyrinetState *crash_m;
+static volatile sig_atomic_t crash_sig;
+static int crash_node;
+static ucontext_t crash_landing;
+static char crash_landing_stack[128 * 1024];
+static __thread bool crash_altstack_set;
+/* the program's frames of the backtrace, as offsets in its file, for
+ * crash_land's source lines */
+static uintptr_t crash_off[64];
+static int crash_noff;
+
+static void put(const char *s)
+{
+    size_t len = strlen(s);
+
+    while (len) {
+        ssize_t k = write(STDERR_FILENO, s, len);
+        if (k <= 0) {
+            return;
+        }
+        s += k;
+        len -= k;
+    }
+}
+
+/* v in hex (0x...) or decimal into buf, which it returns */
+static char *fmt_num(char *buf, uint64_t v, bool hex)
+{
+    char tmp[24];
+    int k = 0, o = 0;
+
+    do {
+        unsigned d = hex ? v % 16 : v % 10;
+        tmp[k++] = d < 10 ? '0' + d : 'a' + d - 10;
+        v = hex ? v / 16 : v / 10;
+    } while (v);
+    if (hex) {
+        buf[o++] = '0';
+        buf[o++] = 'x';
+    }
+    while (k) {
+        buf[o++] = tmp[--k];
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+static const char *sig_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV (segmentation fault)";
+    case SIGBUS: return "SIGBUS (bus error)";
+    case SIGFPE: return "SIGFPE (arithmetic exception)";
+    case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGABRT: return "SIGABRT (abort)";
+    default: return "a signal";
+    }
+}
+
+/* The file a frame is in, as the user knows it: the program's name for
+ * the node's private copy (which lives in m->tmpdir). */
+static const char *frame_file(const char *fname)
+{
+    size_t n = strlen(crash_m->tmpdir);
+
+    if (fname && !strncmp(fname, crash_m->tmpdir, n)) {
+        return crash_m->program;
+    }
+    return fname && *fname ? fname : "?";
+}
+
+/* One frame: "  #I ADDR FILE(SYMBOL+OFF) [FILE+OFFSET]" (the file offset is
+ * what addr2line -e FILE takes). Returns whether it is the program's main,
+ * the last frame worth showing. */
+static bool put_frame(int i, void *pc)
+{
+    char num[24];
+    Dl_info di;
+    bool prog;
+
+    put("  #");
+    put(fmt_num(num, i, false));
+    put(" ");
+    put(fmt_num(num, (uintptr_t)pc, true));
+    /* a return address may be past the end of a call that does not
+     * return (abort): its call is the byte before */
+    if (!dladdr((char *)pc - (i > 0), &di)) {
+        put(" ?\n");
+        return false;
+    }
+    put(" ");
+    put(frame_file(di.dli_fname));
+    prog = frame_file(di.dli_fname) == crash_m->program;
+    if (prog && crash_noff < (int)ARRAY_SIZE(crash_off)) {
+        /* a return address is the instruction after the call */
+        crash_off[crash_noff++] = (uintptr_t)pc - (uintptr_t)di.dli_fbase - (i > 0);
+    }
+    if (di.dli_sname) {
+        put("(");
+        put(di.dli_sname);
+        put("+");
+        put(fmt_num(num, (uintptr_t)pc - (uintptr_t)di.dli_saddr, true));
+        put(")");
+    }
+    put(" [+");
+    put(fmt_num(num, (uintptr_t)pc - (uintptr_t)di.dli_fbase, true));
+    put("]\n");
+    return prog && di.dli_sname && !strcmp(di.dli_sname, "main");
+}
+
+/* The program's frames as source lines (addr2line, from binutils), when
+ * the program has the debugging information. Outside the signal handler:
+ * it may allocate and start a process. */
+static void put_source_lines(void)
+{
+    g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *out = NULL;
+    g_auto(GStrv) lines = NULL;
+    int status;
+
+    if (!crash_noff) {
+        return;
+    }
+    g_ptr_array_add(argv, g_strdup("addr2line"));
+    g_ptr_array_add(argv, g_strdup("-f"));
+    g_ptr_array_add(argv, g_strdup("-i"));
+    g_ptr_array_add(argv, g_strdup("-p"));
+    g_ptr_array_add(argv, g_strdup("-e"));
+    g_ptr_array_add(argv, g_strdup(crash_m->program));
+    for (int i = 0; i < crash_noff; i++) {
+        g_ptr_array_add(argv, g_strdup_printf("0x%" PRIxPTR, crash_off[i]));
+    }
+    g_ptr_array_add(argv, NULL);
+    if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL,
+                      G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                      NULL, &out, NULL, &status, NULL) ||
+        !WIFEXITED(status) || WEXITSTATUS(status) || !out ||
+        !strchr(out, ':') || g_str_has_prefix(out, "?? ??:0")) {
+        return;         /* no addr2line, or no line information */
+    }
+    fprintf(stderr, "%s: node %d: in the program's source:\n", g_get_prgname(),
+            crash_node);
+    lines = g_strsplit(g_strchomp(out), "\n", -1);
+    for (int i = 0; lines[i]; i++) {
+        fprintf(stderr, "  %s\n", lines[i]);
+    }
+}
+
+static void crash_land(void)
+{
+    put_source_lines();
+    mr_console_end(crash_m);    /* the lines every host printed so far */
+    fflush(stdout);
+    exit(128 + crash_sig);
+}
+
+static void rank_crashed(int sig, siginfo_t *si, void *ucv)
+{
+    int node = hostrt_current_node();
+    ucontext_t *uc = ucv;
+    void *pcs[64], *fault_pc;
+    char num[24];
+    int n, first = 0;
+    struct hostrt *h;
+
+    if (node < 0 || crash_sig) {
+        /* not a host program's (or a fault while reporting one) */
+        sigaction(sig, &crash_old[sig], NULL);
+        if (si->si_code <= 0) {
+            raise(sig);         /* sent (abort, kill): send it again */
+        }
+        return;                 /* a fault: taken again, as before */
+    }
+    crash_sig = sig;
+    crash_node = node;
+    h = &crash_m->node[node].host;
+    put(g_get_prgname());
+    put(": node ");
+    put(fmt_num(num, node, false));
+    put(": the host program was killed by ");
+    put(sig_name(sig));
+    if (sig != SIGABRT) {
+        put(" at address ");
+        put(fmt_num(num, (uintptr_t)si->si_addr, true));
+    }
+    if (sig == SIGSEGV && h->guard && (char *)si->si_addr >= (char *)h->guard &&
+        (char *)si->si_addr < (char *)h->guard + h->guard_size) {
+        put(" (stack overflow: the guard page below its ");
+        put(fmt_num(num, h->stack_size / 1024, false));
+        put(" KiB stack)");
+    }
+    put("; the run ends (exit status ");
+    put(fmt_num(num, 128 + sig, false));
+    put(")\n");
+#ifdef __x86_64__
+    fault_pc = (void *)uc->uc_mcontext.gregs[REG_RIP];
+#else
+    fault_pc = NULL;
+    (void)uc;
+#endif
+    n = backtrace(pcs, ARRAY_SIZE(pcs));
+    /* from the faulting instruction on: not this handler's own frames */
+    for (int i = 0; i < n; i++) {
+        if (pcs[i] == fault_pc) {
+            first = i;
+            break;
+        }
+    }
+    put(g_get_prgname());
+    put(": node ");
+    put(fmt_num(num, node, false));
+    put(": backtrace:\n");
+    for (int i = first; i < n && !put_frame(i - first, pcs[i]); i++) {
+    }
+    setcontext(&crash_landing);
+}
+
+/* In the thread that runs the hosts, before a host program's code: an
+ * alternate stack for the handler, and the faults unblocked (a thread
+ * QEMU creates starts with every signal blocked, and a blocked fault
+ * would kill the process unreported). */
+static void crash_thread_init(void)
+{
+    sigset_t set;
+
+    if (!crash_altstack_set) {
+        stack_t ss = { .ss_size = 64 * 1024 };
+
+        ss.ss_sp = g_malloc(ss.ss_size);
+        sigaltstack(&ss, NULL);
+        crash_altstack_set = true;
+    }
+    sigemptyset(&set);
+    for (size_t i = 0; i < ARRAY_SIZE(crash_sigs); i++) {
+        sigaddset(&set, crash_sigs[i]);
+    }
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+static void crash_init(MyrinetState *m)
+{
+    struct sigaction sa = { .sa_sigaction = rank_crashed,
+                            .sa_flags = SA_SIGINFO | SA_ONSTACK };
+    void *pc;
+
+    crash_m = m;
+    backtrace(&pc, 1);          /* loads the unwinder now, not in the handler */
+    getcontext(&crash_landing);
+    crash_landing.uc_stack.ss_sp = crash_landing_stack;
+    crash_landing.uc_stack.ss_size = sizeof crash_landing_stack;
+    crash_landing.uc_link = NULL;
+    makecontext(&crash_landing, crash_land, 0);
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < ARRAY_SIZE(crash_sigs); i++) {
+        sigaction(crash_sigs[i], &sa, &crash_old[crash_sigs[i]]);
+    }
+}
+
 /*
  * Every host's first job: load the firmware through its board window.
  * hostrt starts a host with main's arguments only, no context pointer:
@@ -137,6 +425,7 @@ static int host_entry(int argc, char **argv)
     char err[512];
     int rc;
 
+    crash_thread_init();
     nc_board_open_hostif(&b);   /* PIO bursts through this host's clock */
     snprintf(b.name, sizeof b.name, "node %u", n->id);
     rc = nc_fw_load(&b, m->firmware, m->fw_image, m->fw_len, &o, &info,
@@ -153,6 +442,7 @@ static int host_entry(int argc, char **argv)
     return n->prog_main(argc, argv);
 }
 
+
 /* ---- set-up ----------------------------------------------------------------------- */
 
 /* A message of dlerror() names our private copy of the program: name the
@@ -163,6 +453,73 @@ static char *user_dlerror(MyrinetState *m, const char *copy)
     g_auto(GStrv) parts = g_strsplit(e ? e : "unknown error", copy, -1);
 
     return g_strjoinv(m->program, parts);
+}
+
+/*
+ * Make the program's image resolve its own references to its own
+ * definitions first (DF_SYMBOLIC in DT_FLAGS, honoured by the dynamic
+ * loader: the object's own symbol table comes before the global scope).
+ * Without it, a reference is looked up in the global scope first: the
+ * emulator and the libraries it links (libc, libm, glib), so a program's
+ * global 'err' or 'index' would be the C library's function of that name,
+ * 'y0' libm's. Undefined references (the C library's functions, the host
+ * interface) still resolve as before. A DT_FLAGS entry is or-ed; otherwise
+ * one of the spare DT_NULL slots the GNU linker leaves at the end of the
+ * dynamic section becomes DT_FLAGS. Returns NULL or what is wrong; a file
+ * that is not a 64-bit ELF shared object is left to dlopen, which says
+ * what it is not.
+ */
+static const char *bind_to_itself(char *image, gsize len)
+{
+    Elf64_Ehdr eh;
+    Elf64_Dyn *dyn = NULL;
+    size_t ndyn = 0, k, null_at = SIZE_MAX;
+
+    if (len < sizeof eh) {
+        return NULL;
+    }
+    memcpy(&eh, image, sizeof eh);
+    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_type != ET_DYN || eh.e_phentsize != sizeof(Elf64_Phdr) ||
+        eh.e_phoff > len || eh.e_phnum > (len - eh.e_phoff) / sizeof(Elf64_Phdr)) {
+        return NULL;
+    }
+    for (k = 0; k < eh.e_phnum; k++) {
+        Elf64_Phdr ph;
+
+        memcpy(&ph, image + eh.e_phoff + k * sizeof ph, sizeof ph);
+        if (ph.p_type == PT_DYNAMIC) {
+            if (ph.p_offset > len || ph.p_filesz > len - ph.p_offset ||
+                ph.p_offset % 8) {
+                return NULL;
+            }
+            dyn = (Elf64_Dyn *)(image + ph.p_offset);
+            ndyn = ph.p_filesz / sizeof(Elf64_Dyn);
+        }
+    }
+    if (!dyn) {
+        return NULL;
+    }
+    for (k = 0; k < ndyn; k++) {
+        if (dyn[k].d_tag == DT_SYMBOLIC) {
+            return NULL;
+        }
+        if (dyn[k].d_tag == DT_FLAGS) {
+            dyn[k].d_un.d_val |= DF_SYMBOLIC;
+            return NULL;
+        }
+        if (dyn[k].d_tag == DT_NULL) {
+            null_at = k;
+            break;
+        }
+    }
+    if (null_at == SIZE_MAX || null_at + 1 >= ndyn) {
+        return "no room in its dynamic section to bind its symbols to itself "
+               "(link it with -Wl,-Bsymbolic)";
+    }
+    dyn[null_at].d_tag = DT_FLAGS;
+    dyn[null_at].d_un.d_val = DF_SYMBOLIC;
+    return NULL;
 }
 
 /* A private instance of the program for one node. */
@@ -202,7 +559,7 @@ static void program_called_exit(int status, void *opaque)
     MyrinetState *m = opaque;
     int node = hostrt_current_node();
 
-    if (node < 0) {
+    if (node < 0 || crash_sig) {
         return;
     }
     mr_console_flush(m);
@@ -245,8 +602,15 @@ void mr_hosts_init(MyrinetState *m)
         }
     }
     if (m->program) {
+        const char *why;
+
         if (!g_file_get_contents(m->program, &image, &len, &gerr)) {
             error_report("program: %s", gerr->message);
+            exit(2);
+        }
+        why = bind_to_itself(image, len);
+        if (why) {
+            error_report("program %s: %s", m->program, why);
             exit(2);
         }
         m->tmpdir = g_dir_make_tmp("myrinet-XXXXXX", &gerr);
@@ -256,6 +620,9 @@ void mr_hosts_init(MyrinetState *m)
         }
     }
     on_exit(program_called_exit, m);
+    if (m->program) {
+        crash_init(m);
+    }
     args = lanai_split_args(m->program ? m->program : "host", m->args);
     for (i = 0; i < m->nodes; i++) {
         MrNode *n = &m->node[i];
