@@ -69,7 +69,7 @@ include $(MK_FRAGMENTS)
 # listed here, stops make.
 CHECK_ORDER := tests/arch/suite tests/barrier/suite tests/bench/suite tests/bench/r2leaves \
                tests/cli/suite tests/dissector/suite tests/emu/suite tests/emu/random \
-               tests/fabric/suite tests/hazard/isa-strict tests/hazard/firmware \
+               tests/fabric/suite tests/irregular/suite tests/hazard/isa-strict tests/hazard/firmware \
                tests/hazard/random-strict tests/hazard/cluster-strict tests/host/suite \
                tests/hostrt/suite tests/install/suite tests/loss/suite tests/mcast/suite \
                tests/models/suite tests/mpi/suite tests/myrinet/suite tests/myrinet/idle \

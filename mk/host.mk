@@ -3,20 +3,23 @@
 # (nc_hmcast, nc_hbarrier), and the host tools: lanai-flash and
 # lanai-flash-cluster over common/'s board access and firmware loader,
 # lanai-run (the front end of the myrinet machine, mk/emu.mk), the timeline
-# converter and the Wireshark dissector. docs/libnicoll.md, docs/lanai-flash.md,
-# docs/timeline.md, docs/dissector.md.
+# converter, the Wireshark dissector and lanai-order (orderings and link
+# contention on irregular networks). docs/libnicoll.md, docs/lanai-flash.md,
+# docs/timeline.md, docs/dissector.md, docs/irregular.md.
 #
 # Products: build/lib/libnicoll-emu.a, build/lib/libnicoll-pci.a,
 #           build/lib/libnicoll-pci.so.VERSION, build/bin/lanai-flash,
 #           build/bin/lanai-flash-cluster, build/bin/lanai-run,
-#           build/bin/lanai-timeline, build/share/nicoll/nicoll.lua;
+#           build/bin/lanai-timeline, build/bin/lanai-order,
+#           build/share/nicoll/nicoll.lua;
 #           tests: build/tests/{nicoll,host,board,hmcast,hbarrier}/* (the
 #           end-to-end programs of tests/nicoll are mk/firmware.mk's), and
-#           the mutants of nc_vfio.c, nc_hmcast.c and nc_hbarrier.c.
-# Targets:  host.
+#           the mutants of nc_vfio.c, nc_hmcast.c and nc_hbarrier.c, and
+#           lanai-order's (build/mutants/irregular/).
+# Targets:  host, irregular-table.
 # Suites:   tests/nicoll/unit, tests/host/suite, tests/board/suite,
 #           tests/timeline/suite, tests/dissector/suite, tests/hmcast/suite,
-#           tests/hbarrier/suite.
+#           tests/hbarrier/suite, tests/irregular/suite.
 # Read before mk/firmware.mk, mk/mpi.mk and mk/bench.mk: their host
 # programs compile libnicoll in, NCL_* in their prerequisites.
 
@@ -215,3 +218,35 @@ $(MUT)/hbarrier/host_hbar_%.so: tests/hbarrier/mutants/nc_hbarrier_%.patch tests
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) tests/hbarrier/host_hbar.c \
 	    $(patsubst host/lib/%,$(MUT)/hbarrier/$*.src/host/lib/%,$(HB_SRCS) $(NCL_LIB_SRCS)) -o $@
 
+
+# ---- lanai-order: orderings and contention on irregular networks ----------
+# ref/tree's orderings, trees and contention count on the routes lanai-topo
+# --channels writes (docs/irregular.md). tests/irregular/suite runs it on
+# seeded random networks, and its mutants: a count that ignores a channel's
+# direction (the tool built from a patched copy of ref/tree) and an ordering
+# that drops a node.
+ORDER_SRCS := ref/tree/nc_order.c ref/tree/nc_contention.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
+ORDER_HDRS := ref/tree/nc_order.h ref/tree/nc_contention.h ref/tree/nc_tree.h ref/tree/nc_kbin.h \
+              ref/include/nc_config.h ref/include/nc_logic.h
+ORDER_INC  := -Iref/tree -Iref/include $(COMMON_INC)
+ALL_TARGETS  += $(BIN)/lanai-order
+CHECK_SUITES += tests/irregular/suite
+
+$(BIN)/lanai-order: host/tools/lanai-order.c $(ORDER_SRCS) $(ORDER_HDRS) $(NC_VERSION_H)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(ORDER_INC) $< $(ORDER_SRCS) -o $@
+
+ORDER_MUTANTS := $(patsubst %.patch,%,$(notdir $(sort $(wildcard tests/irregular/mutants/*.patch))))
+CHECK_TARGETS += $(foreach v,$(ORDER_MUTANTS),$(MUT)/irregular/lanai-order-$(v))
+$(MUT)/irregular/lanai-order-%: tests/irregular/mutants/%.patch host/tools/lanai-order.c \
+		$(ORDER_SRCS) $(ORDER_HDRS) $(NC_VERSION_H) tests/lib/mutate
+	@mkdir -p $(@D)
+	bash tests/lib/mutate $< $(MUT)/irregular/$*.src ref host/tools
+	$(HOSTCC) $(HOST_CFLAGS) $(patsubst -Iref/%,-I$(MUT)/irregular/$*.src/ref/%,$(ORDER_INC)) \
+	    $(MUT)/irregular/$*.src/host/tools/lanai-order.c \
+	    $(addprefix $(MUT)/irregular/$*.src/,$(ORDER_SRCS)) -o $@
+
+.PHONY: irregular-table
+## irregular-table: contention of the id, cco and route orderings on 10 random 64-node networks (docs/irregular.md)
+irregular-table: $(BIN)/lanai-order $(BUILD)/bin/lanai-topo
+	bash tests/irregular/table

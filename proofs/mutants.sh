@@ -25,6 +25,8 @@ mutants=(
 "flipped-min|mcack|ref/proto/nc_mcack.c|s/if (t->acked\[i\] < m)/if (t->acked[i] > m)/|multicast window slides by the max, not the min, ack"
 "ack-what-it-took|mcgroup|ref/proto/nc_mcgroup.c|s/held = prev_seq(g->mc.base);/held = prev_seq(g->expect);/|an inner member acknowledges up what it took, not what its whole subtree holds"
 "off-by-one-N|kbin|ref/tree/nc_kbin.c|s/for (i = 1u; i <= k; i++)/for (i = 1u; i < k; i++)/|N(s,k) sums k-1 subtrees"
+"order-check-repeats|order|ref/tree/nc_order.c|s/if (order\[i\] == order\[j\])/if (order[i] == order[j] \&\& j > n)/|the ordering check accepts a member twice"
+"concurrent-any-step|contention|ref/tree/nc_contention.c|s/return d % dr == 0u \&\& d \/ dr < m;/return d \/ dr < m;/|edges whose steps differ by less than m lags count as concurrent, multiple of the lag or not"
 "off-by-one-fifo|pool|ref/proto/nc_pool.c|s/return s < NC_TOKQ_CAP ? s : s - NC_TOKQ_CAP;/return s <= NC_TOKQ_CAP ? s : s - NC_TOKQ_CAP;/|token ring wraps one slot late"
 )
 

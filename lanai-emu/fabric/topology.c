@@ -251,8 +251,16 @@ int topo_gen_random(struct topo *t, unsigned nnodes, unsigned nswitches,
                     unsigned ports, unsigned links_per_switch, uint64_t seed,
                     char *err, size_t errlen)
 {
+    return topo_gen_random_spread(t, nnodes, nswitches, ports, links_per_switch, 0, seed,
+                                  err, errlen);
+}
+
+int topo_gen_random_spread(struct topo *t, unsigned nnodes, unsigned nswitches,
+                           unsigned ports, unsigned links_per_switch, unsigned per_switch,
+                           uint64_t seed, char *err, size_t errlen)
+{
     uint64_t s = seed;
-    unsigned *nlinks, nfree = 0, *freelist;
+    unsigned *nlinks, nfree = 0, *freelist, *held;
     char name[TOPO_NAME_LEN];
 
     if (nswitches < 1 || nswitches > TOPO_MAX_SWITCHES)
@@ -264,15 +272,22 @@ int topo_gen_random(struct topo *t, unsigned nnodes, unsigned nswitches,
         nnodes > nswitches * (ports - links_per_switch))
         return fail(err, errlen, "random: %u nodes do not fit on %u switches with %u free "
                     "ports each", nnodes, nswitches, ports - links_per_switch);
+    if (per_switch && (per_switch > ports - links_per_switch || nnodes > nswitches * per_switch))
+        return fail(err, errlen, "random: --nodes-per-switch %u: %u nodes need %u..%u per "
+                    "switch (%u switches, %u ports free of links)", per_switch, nnodes,
+                    (nnodes + nswitches - 1) / nswitches, ports - links_per_switch, nswitches,
+                    ports - links_per_switch);
     for (unsigned i = 0; i < nswitches; i++) {
         snprintf(name, sizeof name, "S%u", i);
         if (topo_add_switch(t, name, ports, err, errlen))
             return -1;
     }
     nlinks = calloc(nswitches, sizeof *nlinks);
+    held = calloc(nswitches, sizeof *held);
     freelist = calloc((size_t)nswitches * ports, sizeof *freelist);
-    if (!nlinks || !freelist) {
+    if (!nlinks || !freelist || !held) {
         free(nlinks);
+        free(held);
         free(freelist);
         return fail(err, errlen, "out of memory");
     }
@@ -308,9 +323,18 @@ int topo_gen_random(struct topo *t, unsigned nnodes, unsigned nswitches,
         freelist[i - 1] = freelist[j];
         freelist[j] = tmp;
     }
-    for (unsigned n = 0; n < nnodes; n++)
-        topo_attach_node(t, n, freelist[n] / ports, freelist[n] % ports, NULL, 0);
+    /* In the shuffled order; with per_switch, a port is skipped once its
+     * switch holds that many (every switch has at least per_switch free
+     * ports, since it has at most links_per_switch links, so all fit). */
+    for (unsigned n = 0, f = 0; n < nnodes && f < nfree; f++) {
+        unsigned sw = freelist[f] / ports;
+        if (per_switch && held[sw] >= per_switch)
+            continue;
+        held[sw]++;
+        topo_attach_node(t, n++, sw, freelist[f] % ports, NULL, 0);
+    }
     free(nlinks);
+    free(held);
     free(freelist);
     return topo_finish(t, err, errlen);
 }

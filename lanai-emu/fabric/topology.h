@@ -104,6 +104,13 @@ int topo_gen_fattree(struct topo *t, unsigned nnodes, unsigned ports,
 int topo_gen_random(struct topo *t, unsigned nnodes, unsigned nswitches,
                     unsigned ports, unsigned links_per_switch, uint64_t seed,
                     char *err, size_t errlen);
+/* random, with at most per_switch NICs on each switch (0: no limit, the
+ * same network as topo_gen_random): with nnodes = nswitches x per_switch
+ * every switch holds exactly per_switch, as in seed 001's 64 nodes on 16
+ * switches, 4 each. */
+int topo_gen_random_spread(struct topo *t, unsigned nnodes, unsigned nswitches,
+                           unsigned ports, unsigned links_per_switch, unsigned per_switch,
+                           uint64_t seed, char *err, size_t errlen);
 
 /*
  * Check a complete topology: node ids contiguous, every switch reachable,

@@ -4,8 +4,10 @@
  * k <= ceil(log2 n) (which covers the issue's n <= 64), the worked examples
  * of seed 001 replayed on an FPFS step simulator, Theorem 2 against that
  * simulator, the optimal k, postal and GB trees, the ID-ordered rule, the
- * PE schedule (symmetry, completeness) for every n and node, and the
- * barrier models of seed 002.
+ * PE schedule (symmetry, completeness) for every n and node, the
+ * barrier models of seed 002, and the ordering check and the contention
+ * count of nc_order.h / nc_contention.h against direct models
+ * (tests/irregular/suite checks them on real routes).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +21,8 @@
 #include "nc_kbin.h"
 #include "nc_tree.h"
 #include "nc_sched.h"
+#include "nc_order.h"
+#include "nc_contention.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(void)
@@ -393,6 +397,78 @@ static void test_models(void **st)
     assert_int_equal(nc_pipelined_steps(3, 3, 3), 9u);
 }
 
+/* nc_order_check against the definition, on seeded permutations with the
+ * source first and on the same with one entry replaced (a repeat, a value
+ * out of range) or the source moved. */
+static void test_order_check(void **state)
+{
+    static uint16_t o[NC_MAX_NODES];
+    (void)state;
+    for (int round = 0; round < 400; round++) {
+        uint32_t n = 1 + rnd() % 64, src = rnd() % n;
+        for (uint32_t i = 0; i < n; i++)
+            o[i] = (uint16_t)i;
+        for (uint32_t i = n; i > 1; i--) {
+            uint32_t j = rnd() % i;
+            uint16_t x = o[i - 1];
+            o[i - 1] = o[j];
+            o[j] = x;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            if (o[i] == src) {
+                o[i] = o[0];
+                o[0] = (uint16_t)src;
+            }
+        assert_true(nc_order_check(o, n, src));
+        if (n > 1) {
+            uint32_t a = 1 + rnd() % (n - 1), b = rnd() % n;
+            uint16_t keep = o[a];
+            o[a] = o[b == a ? 0 : b];               /* a repeat */
+            assert_false(nc_order_check(o, n, src));
+            o[a] = (uint16_t)n;                     /* out of range */
+            assert_false(nc_order_check(o, n, src));
+            o[a] = keep;
+            assert_false(nc_order_check(o, n, o[1]));  /* not the source first */
+        }
+    }
+}
+
+/* The contention count on a chain of four members whose routes are given
+ * by hand: 0 -> 1 and 2 -> 3 share channel 7; 0 -> 2 shares nothing. */
+static void test_contention(void **state)
+{
+    static uint32_t ch[4 * NC_MAX_NODES * NC_ROUTE_MAX];
+    static uint8_t len[4 * NC_MAX_NODES];
+    static nc_tree_t t;
+    uint16_t order[4] = { 0, 1, 2, 3 };
+    uint32_t per[8], steps, c = 100;
+    nc_routes_t r = { 4, ch, len };
+    (void)state;
+    for (uint32_t a = 0; a < 4; a++)
+        for (uint32_t b = 0; b < 4; b++) {
+            uint32_t p = nc_route_index(4, a, b);
+            len[p] = 2;
+            ch[p * NC_ROUTE_MAX] = 1000 + a;         /* a's own cable */
+            ch[p * NC_ROUTE_MAX + 1] = c++;          /* a channel of its own */
+        }
+    ch[nc_route_index(4, 0, 1) * NC_ROUTE_MAX + 1] = 7;
+    ch[nc_route_index(4, 2, 3) * NC_ROUTE_MAX + 1] = 7;
+    /* binomial on 4: 0 -> 2 (step 1), 0 -> 1 and 2 -> 3 (step 2) */
+    assert_int_equal(nc_binomial_tree(&t, 4, &steps), NC_TREE_OK);
+    assert_int_equal(steps, 2);
+    assert_int_equal(nc_contention(&t, order, 4, &r, 1, 1, per, 3), 1u);
+    assert_int_equal(per[1], 0u);
+    assert_int_equal(per[2], 1u);
+    /* the same edges never meet on the linear tree with one packet ... */
+    assert_int_equal(nc_kbin_tree(&t, 4, 1, &steps), NC_TREE_OK);
+    assert_int_equal(nc_contention(&t, order, 4, &r, 1, 1, per, 4), 0u);
+    /* ... but 0 -> 1 (step 1) and 2 -> 3 (step 3) do with 3 packets */
+    assert_int_equal(nc_contention(&t, order, 4, &r, 1, 3, per, 4), 1u);
+    assert_int_equal(nc_contention(&t, order, 4, &r, 1, 2, per, 4), 0u);
+    assert_true(nc_concurrent(5, 1, 2, 3) && !nc_concurrent(5, 1, 2, 2) &&
+                !nc_concurrent(4, 1, 2, 9) && nc_concurrent(3, 3, 7, 1));
+}
+
 int main(void)
 {
     const char *s = getenv("NC_TEST_SEED");
@@ -411,6 +487,8 @@ int main(void)
         cmocka_unit_test(test_id_ordered),
         cmocka_unit_test(test_pe),
         cmocka_unit_test(test_models),
+        cmocka_unit_test(test_order_check),
+        cmocka_unit_test(test_contention),
     };
     return cmocka_run_group_tests_name("ref_tree", tests, NULL, NULL);
 }
