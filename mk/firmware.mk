@@ -86,11 +86,13 @@ SCALE_DEF := -DNC_ABI_MAX_NODES=1024u
 
 ALL_TARGETS += $(FW_DIR)/mcp_1024.img
 
-# Multicast compiled for size there (NC_MC_MINSIZE, firmware/mcp_image.c):
-# at 1024 peers the image's data reaches up to the stack.
+# Multicast compiled for size there (NC_MC_MINSIZE, firmware/mcp_image.c),
+# and without the receive path's hook (NC_FW_HOOK=0: no collective of this
+# image uses it, firmware/mcp/nc_fw_config.h): at 1024 peers the image's
+# data reaches up to the stack.
 $(FW_DIR)/mcp_1024.img: $(FW_DEPS)
 	@mkdir -p $(@D)
-	$(BIN)/lanai-cc $(filter-out -mcmodel=small,$(FW_CFLAGS)) -mcmodel=medium $(SCALE_DEF) -DNC_MC_MINSIZE $(FW_UNIT) \
+	$(BIN)/lanai-cc $(filter-out -mcmodel=small,$(FW_CFLAGS)) -mcmodel=medium $(SCALE_DEF) -DNC_MC_MINSIZE -DNC_FW_HOOK=0 $(FW_UNIT) \
 	    -o $(FW_DIR)/mcp_1024.elf $(FW_LDFLAGS),--image,$@,--map,$(FW_DIR)/mcp_1024.map
 
 # A mutant: the same flags, every -I pointing into the patched copy.

@@ -31,12 +31,21 @@
  *  - NC_FW_RTO_TICKS 100 (50 us): a round trip with a 64 KB window of
  *    4 KB packets ahead in the queue is about 20 us on P-GM2; a lost packet
  *    costs at most twice this.
+ *  - NC_FW_HOOK 1: the receive path's hook for collectives (mcp_plugin.h
+ *    `data`, mcp_send_data, mcp_recv_take, mcp_recv_deliver). The
+ *    1024-peer image (mk/firmware.mk) builds with 0: its SRAM is full to
+ *    the stack, and the collectives it holds (barrier, multicast) do not
+ *    use the hook.
  */
 #ifndef NC_FW_CONFIG_H
 #define NC_FW_CONFIG_H
 
 #include "nc_config.h"            /* ref/include: the ref/ cores' bounds */
 #include "nicoll/nc_limits.h"
+
+#ifndef NC_FW_HOOK
+#define NC_FW_HOOK 1
+#endif
 
 #define NC_FW_MTU           4096u
 #define NC_FW_WINDOW        16u          /* <= NC_TX_WINDOW_MAX (ref/include) */

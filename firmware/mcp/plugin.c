@@ -136,11 +136,16 @@ bool mcp_send(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32
     return send_tok(port, node, dport, type, id0, id1, 0, 0, done) >= 0;
 }
 
-int mcp_send_data(uint32_t port, uint32_t node, uint32_t dport, uint8_t type, uint32_t id0,
-                  uint32_t id1, const void *payload, uint32_t len, stoken_done_fn done)
+#if NC_FW_HOOK
+/* compiled for size, as rx.c's mcp_recv_take */
+__attribute__((minsize)) int mcp_send_data(uint32_t port, uint32_t node, uint32_t dport,
+                                           uint8_t type, uint32_t id0, uint32_t id1,
+                                           const void *payload, uint32_t len,
+                                           stoken_done_fn done)
 {
     return len <= NC_FW_MTU ? send_tok(port, node, dport, type, id0, id1, payload, len, done) : -1;
 }
+#endif
 
 /* A collective's transfer into its queue slot r (filled in place: no copy
  * into the queue), then queued. */

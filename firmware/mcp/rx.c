@@ -184,7 +184,11 @@ void mcp_store(uint32_t port, uint32_t gen, uint16_t b, const void *from, uint32
     mcp_store_cb(rdma_done, port, gen, b, from, hi, lo, len);     /* b back when it is done */
 }
 
-bool mcp_recv_take(uint32_t pi, uint32_t len, struct mcp_rbuf *rb)
+#if NC_FW_HOOK
+/* The hook's services (mcp_plugin.h) are compiled for size: only a
+ * collective's packets take them, and the 1024-peer image has no room to
+ * spare (-O3 inlined the DMA queue into each: 1.5 KB). */
+__attribute__((minsize)) bool mcp_recv_take(uint32_t pi, uint32_t len, struct mcp_rbuf *rb)
 {
     struct port *p = &ports[pi];
     uint16_t t;
@@ -202,8 +206,9 @@ bool mcp_recv_take(uint32_t pi, uint32_t len, struct mcp_rbuf *rb)
     return true;
 }
 
-void mcp_recv_deliver(const struct mcp_rbuf *rb, uint16_t b, const void *from, uint32_t len,
-                      uint32_t src, uint32_t sport)
+__attribute__((minsize)) void mcp_recv_deliver(const struct mcp_rbuf *rb, uint16_t b,
+                                               const void *from, uint32_t len, uint32_t src,
+                                               uint32_t sport)
 {
     uint32_t st = NC_ST_OK;
 
@@ -219,6 +224,8 @@ void mcp_recv_deliver(const struct mcp_rbuf *rb, uint16_t b, const void *from, u
     }
     port_event(rb->port, rb->gen, NC_EV_RECV, st, rb->cookie, len, src, sport);
 }
+
+#endif
 
 void rx_port_closed(uint32_t port)
 {
@@ -354,11 +361,12 @@ static __attribute__((noinline)) void rx_sync(uint32_t src, const struct nc_pkt 
     ctrl_queue_ext(src, NC_PT_SYNC_ACK, c->prev_last, c->epoch, c->prev_epoch);
 }
 
+#if NC_FW_HOOK
 /* May a collective keep rx buffer b? Only while MCP_RX_SPARE others stay
  * free: the packets that free buffers (the ACKs of the collective's own
  * sends from them) need one to land in, and a ring held entirely by
  * collectives would wait for them forever. */
-static bool rx_spare(uint16_t b)
+static __attribute__((minsize, noinline)) bool rx_spare(uint16_t b)
 {
     uint32_t free = 0;
 
@@ -366,6 +374,7 @@ static bool rx_spare(uint16_t b)
         free += i != b && !rx_held[i];
     return free >= MCP_RX_SPARE;
 }
+#endif
 
 /* coll: the owner of a collective's packet (NULL for DATA) */
 static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
@@ -403,6 +412,7 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
         return false;
     }
     if (coll) {
+#if NC_FW_HOOK
         if (h->len || !coll->packet) {
             /* one with a payload (mcp_plugin.h `data`): the collective
              * decides before the connection takes it */
@@ -415,6 +425,7 @@ static bool data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b,
             ctrl_ack(src);
             return v == MCP_RX_KEEP;
         }
+#endif
         /* a collective's packet: consumed by the collective, whatever the
          * port's state; what it sends next first, then the ACK */
         PROF(1);

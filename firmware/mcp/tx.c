@@ -292,7 +292,7 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
         /* an inline send: the payload is in SRAM already (nc_abi.h
          * NC_CMD_SENDI), whole words, at most NC_ABI_INLINE_MAX bytes; a
          * collective's (inl 2, mcp_send_data) stays where it is */
-        if (__builtin_expect(t->inl & 2u, 0))
+        if (NC_FW_HOOK && __builtin_expect(t->inl & 2u, 0))
             d->payload = (const uint8_t *)(uintptr_t)(t->lo + t->built);
         else
             mcp_copy_inline((uint32_t *)(d->hdr + NC_PKT_HDR),
@@ -355,14 +355,15 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     if (!len)
         d->state = PD_READY;
     else if (t->inl)
-        d->state = (uint8_t)(PD_READY + (t->inl & 2u));
+        d->state = (uint8_t)(PD_READY + (NC_FW_HOOK ? t->inl & 2u : 0u));
     return true;
 }
 
+#if NC_FW_HOOK
 /* transmit's packet i with its payload elsewhere in SRAM (PD_GATHER): the
  * route and header from its buffer, then the payload. Out of line: DATA's
  * path tests nothing for it. */
-static __attribute__((noinline)) bool transmit_gather(uint32_t peer, struct txconn *c, uint16_t i)
+static __attribute__((noinline, minsize)) bool transmit_gather(uint32_t peer, struct txconn *c, uint16_t i)
 {
     uint8_t *h = hdr_of(i);
     uint32_t rl = route_to(peer, h);
@@ -376,6 +377,7 @@ static __attribute__((noinline)) bool transmit_gather(uint32_t peer, struct txco
     }
     return true;
 }
+#endif
 
 /* Put the packet with sequence send_next on the wire, if it is ready. */
 static inline __attribute__((always_inline)) bool transmit(uint32_t peer)
@@ -390,7 +392,11 @@ static inline __attribute__((always_inline)) bool transmit(uint32_t peer)
         return false;
     i = c->slot[nc_tx_slot(c->send_next)];
     if (pd[i].state != PD_READY)
+#if NC_FW_HOOK
         return pd[i].state == PD_GATHER && transmit_gather(peer, c, i);
+#else
+        return false;
+#endif
     h = hdr_of(i);
     rl = route_to(peer, h);
     /* the ACK of the other direction rides along (written now, not when
