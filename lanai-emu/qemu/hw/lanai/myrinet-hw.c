@@ -259,10 +259,13 @@ void mr_nodes_build(MyrinetState *m, MachineState *ms)
                      m->sram_off[m->nodes]);
         exit(1);
     }
-    madvise(m->sram_all, m->sram_off[m->nodes], MADV_NOHUGEPAGE);
     mr_ext_map_sram(m);     /* board-dir: one node's SRAM is a file */
     memory_region_init_ram_ptr(&m->sram_mr, OBJECT(m), "myrinet.sram",
                                m->sram_off[m->nodes], m->sram_all);
+    /* after QEMU's own advice, which a RAM block gets when it is added: a
+     * huge page would make the first byte the loader writes into a board
+     * cost 2 MB of zeroed host memory */
+    madvise(m->sram_all, m->sram_off[m->nodes], MADV_NOHUGEPAGE);
     /* One memory transaction: otherwise every region added re-renders the
      * address spaces of all the nodes built so far (quadratic in nodes). */
     memory_region_transaction_begin();
