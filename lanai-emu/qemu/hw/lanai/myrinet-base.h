@@ -200,6 +200,7 @@ struct MyrinetState {
     uint64_t *wait_map;            /* nodes in MR_WAIT */
     uint64_t *host_map;            /* host programs not returned */
     uint64_t *attn_map;            /* nodes to look at as a window opens */
+    uint64_t turns;                /* CPUs QEMU's loop gave a turn (--stats) */
     unsigned nwait;                /* nodes in MR_WAIT */
     unsigned hosts_returned;
     uint64_t done_max;             /* the latest clock of a returned host */

@@ -43,6 +43,8 @@ static void print_stats(MyrinetState *m)
 
     fprintf(stderr, "myrinet: %" PRIu64 " windows, %" PRIu64 " events\n",
             m->windows, m->events);
+    fprintf(stderr, "myrinet: %" PRIu64 " CPU turns in QEMU's loop\n",
+            m->turns);
     for (unsigned i = 0; i < m->nodes; i++) {
         MrNode *n = &m->node[i];
         uint64_t c = n->cycles_before_reset + n->env->cycles;

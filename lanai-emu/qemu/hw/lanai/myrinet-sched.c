@@ -394,12 +394,17 @@ static CPUState *mr_rr_next(CPUState *cpu)
     MyrinetState *m;
 
     if (!n || first_cpu->stop) {
-        return CPU_NEXT(cpu);
+        CPUState *c = CPU_NEXT(cpu);
+        if (n && c) {
+            n->m->turns++;
+        }
+        return c;
     }
     m = n->m;
     for (unsigned i = n->id + 1; (i = mr_map_next(m->cpu_map, i, m->nodes)) < m->nodes; i++) {
         CPUState *c = m->node[i].cs;
         if (!c->halted) {
+            m->turns++;
             return c;
         }
         mr_map_clear(m->cpu_map, i);
