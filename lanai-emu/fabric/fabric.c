@@ -953,6 +953,22 @@ uint64_t fabric_link_change_after(const struct fabric *f, unsigned node, uint64_
     return next;
 }
 
+uint64_t fabric_link_change_any_after(const struct fabric *f, uint64_t t_ps)
+{
+    uint64_t next = UINT64_MAX;
+
+    for (unsigned i = 0; i < f->nrules; i++) {
+        const struct fabric_fault_rule *r = &f->rules[i];
+        if (r->kind != FAULT_LINK_DOWN || r->node < 0 || (unsigned)r->node >= f->t->nnodes)
+            continue;
+        if (r->from_ps > t_ps && r->from_ps < next)
+            next = r->from_ps;
+        if (r->until_ps > t_ps && r->until_ps < next)
+            next = r->until_ps;
+    }
+    return next;
+}
+
 uint64_t fabric_tx_free(const struct fabric *f, unsigned node)
 {
     return node < f->t->nnodes ? f->nic_free[node] : 0;

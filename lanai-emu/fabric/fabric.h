@@ -128,6 +128,9 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps,
  * never). */
 bool fabric_node_link_up(const struct fabric *f, unsigned node, uint64_t t_ps);
 uint64_t fabric_link_change_after(const struct fabric *f, unsigned node, uint64_t t_ps);
+/* The same for every NIC at once: the next time after t_ps at which any
+ * NIC's link may change. */
+uint64_t fabric_link_change_any_after(const struct fabric *f, uint64_t t_ps);
 
 /* When the sender's own link is free again (its send engine may start the
  * next packet then). */

@@ -187,6 +187,29 @@ struct MyrinetState {
     uint64_t tx_last_t;            /* send time of the last packet given to it */
     GArray *lines;                 /* console lines of the current window */
     uint64_t windows, events;
+
+    /*
+     * What the scheduler looks at when a window opens, so that a window
+     * costs what its busy nodes and live hosts cost, not what the whole
+     * cluster would (myrinet-sched.c). Bitmaps have a bit per node.
+     */
+    bool maps_ready;               /* built at the first window */
+    unsigned map_words;
+    uint64_t *cpu_map;             /* CPUs that may be running (halted 0): the
+                                    * only ones QEMU's loop gives a turn */
+    uint64_t *wait_map;            /* nodes in MR_WAIT */
+    uint64_t *host_map;            /* host programs not returned */
+    uint64_t *attn_map;            /* nodes to look at as a window opens */
+    uint64_t turns;                /* CPUs QEMU's loop gave a turn (--stats) */
+    unsigned nwait;                /* nodes in MR_WAIT */
+    unsigned hosts_returned;
+    uint64_t done_max;             /* the latest clock of a returned host */
+    struct MrDue *due;             /* heap on time: held and idle nodes' next
+                                    * times (an entry at or before each) */
+    unsigned ndue, due_cap;
+    uint64_t *done_t;              /* heap: clocks of returned hosts */
+    unsigned ndone_t, done_cap;
+    uint64_t link_next;            /* no NIC link changes before this */
 };
 typedef struct MyrinetState MyrinetState;
 
@@ -222,7 +245,39 @@ uint64_t mr_cpu_time(MrNode *n);
 uint64_t mr_node_now(MrNode *n);
 void mr_set_budget(CPUState *cs, uint64_t want);
 
+typedef struct MrDue {
+    uint64_t t_ps;
+    unsigned node;
+} MrDue;
+
+static inline void mr_map_set(uint64_t *map, unsigned i)
+{
+    map[i / 64] |= 1ull << (i % 64);
+}
+
+static inline void mr_map_clear(uint64_t *map, unsigned i)
+{
+    map[i / 64] &= ~(1ull << (i % 64));
+}
+
+/* The first set bit at or after i, or 'limit' if none. */
+static inline unsigned mr_map_next(const uint64_t *map, unsigned i, unsigned limit)
+{
+    while (i < limit) {
+        uint64_t w = map[i / 64] >> (i % 64);
+        if (w) {
+            i += __builtin_ctzll(w);
+            return i < limit ? i : limit;
+        }
+        i = (i / 64 + 1) * 64;
+    }
+    return limit;
+}
+
 /* myrinet-events.c */
+void mr_due_push(MyrinetState *m, uint64_t t_ps, unsigned node);
+void mr_due_pop(MyrinetState *m);
+void mr_node_watch(MrNode *n);
 void mr_post(MrNode *n, MrEvent *e);
 MrEvent *mr_ev_pop(MrNode *n);
 uint64_t mr_node_next(MrNode *n);

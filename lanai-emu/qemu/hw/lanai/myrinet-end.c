@@ -36,19 +36,6 @@ void mr_trap_hook(CPUState *cs)
     mr_node_set_state(n, MR_HELD);
 }
 
-/* Every host program has returned, and the NICs' time has caught up with
- * the hosts' clocks (a program ending with a computation ends then). */
-bool mr_all_hosts_done(MyrinetState *m)
-{
-    for (unsigned i = 0; i < m->nodes; i++) {
-        const struct hostrt *h = &m->node[i].host;
-        if (h->state != HOSTRT_DONE || h->now_ps > m->win_end) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* MYRINET_STATS=1 (lanai-run --stats). */
 static void print_stats(MyrinetState *m)
 {
@@ -56,6 +43,8 @@ static void print_stats(MyrinetState *m)
 
     fprintf(stderr, "myrinet: %" PRIu64 " windows, %" PRIu64 " events\n",
             m->windows, m->events);
+    fprintf(stderr, "myrinet: %" PRIu64 " CPU turns in QEMU's loop\n",
+            m->turns);
     for (unsigned i = 0; i < m->nodes; i++) {
         MrNode *n = &m->node[i];
         uint64_t c = n->cycles_before_reset + n->env->cycles;

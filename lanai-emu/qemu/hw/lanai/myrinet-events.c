@@ -19,6 +19,7 @@ static bool ev_before(const MrEvent *a, const MrEvent *b)
 void mr_post(MrNode *n, MrEvent *e)
 {
     MyrinetState *m = n->m;
+    uint64_t before = mr_node_next(n);
     unsigned i;
 
     e->seq = ++m->seq;
@@ -33,6 +34,9 @@ void mr_post(MrNode *n, MrEvent *e)
     }
     n->q[i] = e;
     m->events++;
+    if (e->t_ps < before) {
+        mr_node_watch(n);
+    }
     if (n->in_mmio && n->state == MR_RUN) {
         /* cannot happen: nothing a NIC does lands on itself within L */
         error_report("myrinet: node %u: event posted inside its own window",
@@ -84,4 +88,72 @@ void mr_ev_free(MrEvent *e)
     }
     g_free(e->pkt);
     g_free(e);
+}
+
+/*
+ * The scheduler's heap of (time, node) for nodes whose CPU does not run
+ * (held or idle): for each such node an entry at or before its next time,
+ * pushed when it stops running and whenever its next time moves earlier,
+ * so that a window opening looks only at the nodes something is due to
+ * (myrinet-sched.c). Entries of nodes that run again are dropped when
+ * they come up.
+ */
+static bool due_before(const MrDue *a, const MrDue *b)
+{
+    return a->t_ps < b->t_ps || (a->t_ps == b->t_ps && a->node < b->node);
+}
+
+void mr_due_push(MyrinetState *m, uint64_t t_ps, unsigned node)
+{
+    MrDue e = { t_ps, node };
+    unsigned i;
+
+    if (m->ndue == m->due_cap) {
+        m->due_cap = m->due_cap ? m->due_cap * 2 : 64;
+        m->due = g_renew(MrDue, m->due, m->due_cap);
+    }
+    i = m->ndue++;
+    while (i > 0 && due_before(&e, &m->due[(i - 1) / 2])) {
+        m->due[i] = m->due[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    m->due[i] = e;
+}
+
+void mr_due_pop(MyrinetState *m)
+{
+    MrDue last = m->due[--m->ndue];
+    unsigned i = 0;
+
+    for (;;) {
+        unsigned c = 2 * i + 1;
+        if (c >= m->ndue) {
+            break;
+        }
+        if (c + 1 < m->ndue && due_before(&m->due[c + 1], &m->due[c])) {
+            c++;
+        }
+        if (!due_before(&m->due[c], &last)) {
+            break;
+        }
+        m->due[i] = m->due[c];
+        i = c;
+    }
+    if (m->ndue) {
+        m->due[i] = last;
+    }
+}
+
+/* A held or idle node's next time goes into the heap. */
+void mr_node_watch(MrNode *n)
+{
+    uint64_t t;
+
+    if (n->state != MR_HELD && n->state != MR_IDLE) {
+        return;
+    }
+    t = mr_node_next(n);
+    if (t != UINT64_MAX) {
+        mr_due_push(n->m, t, n->id);
+    }
 }

@@ -202,6 +202,12 @@ void mr_tx_flush(MyrinetState *m, uint64_t upto)
  * ISR.LINK_DOWN from the start of the first window at or after a change. */
 void mr_link_changes(MyrinetState *m)
 {
+    /* a NIC's link changes only at a 'down' rule's ends: look at the
+     * nodes only when one has passed */
+    if (m->win_start < m->link_next) {
+        return;
+    }
+    m->link_next = fabric_link_change_any_after(m->fabric, m->win_start);
     for (unsigned i = 0; i < m->nodes; i++) {
         MrNode *n = &m->node[i];
         bool down = !fabric_node_link_up(m->fabric, i, m->win_start);

@@ -241,6 +241,47 @@ static void build_node(MyrinetState *m, MachineState *ms, unsigned i)
     board_init(&n->board, &be, &n->nic, &ee);
 }
 
+/*
+ * softmmu/physmem.c asks this (lanai-emu/hooks.patch) for the one CPU that
+ * can hold TLB entries for [host, host + length) when it protects a page
+ * of translated code: a node's CPU maps only its own SRAM, so the other
+ * 1023 TLBs need no look. NULL (any CPU may) outside one node's SRAM.
+ */
+extern CPUState *(*ram_owner_cpu_hook)(uintptr_t host, ram_addr_t length);
+
+static CPUState *sram_owner(uintptr_t host, ram_addr_t length)
+{
+    MrNode *n0 = first_cpu ? first_cpu->opaque : NULL;
+    MyrinetState *m;
+    uintptr_t base;
+    uint64_t off;
+    unsigned lo, hi;
+
+    if (!n0) {
+        return NULL;
+    }
+    m = n0->m;
+    base = (uintptr_t)m->sram_all;
+    if (host < base || host - base + length > m->sram_off[m->nodes]) {
+        return NULL;
+    }
+    off = host - base;
+    lo = 0;
+    hi = m->nodes;
+    while (hi - lo > 1) {       /* sram_off[lo] <= off < sram_off[hi] */
+        unsigned mid = (lo + hi) / 2;
+        if (m->sram_off[mid] <= off) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    if (off + length > m->sram_off[lo] + m->node[lo].sram_size) {
+        return NULL;
+    }
+    return m->node[lo].cs;
+}
+
 /* Every node, with all SRAM in one mapping. */
 void mr_nodes_build(MyrinetState *m, MachineState *ms)
 {
@@ -259,10 +300,13 @@ void mr_nodes_build(MyrinetState *m, MachineState *ms)
                      m->sram_off[m->nodes]);
         exit(1);
     }
-    madvise(m->sram_all, m->sram_off[m->nodes], MADV_NOHUGEPAGE);
     mr_ext_map_sram(m);     /* board-dir: one node's SRAM is a file */
     memory_region_init_ram_ptr(&m->sram_mr, OBJECT(m), "myrinet.sram",
                                m->sram_off[m->nodes], m->sram_all);
+    /* after QEMU's own advice, which a RAM block gets when it is added: a
+     * huge page would make the first byte the loader writes into a board
+     * cost 2 MB of zeroed host memory */
+    madvise(m->sram_all, m->sram_off[m->nodes], MADV_NOHUGEPAGE);
     /* One memory transaction: otherwise every region added re-renders the
      * address spaces of all the nodes built so far (quadratic in nodes). */
     memory_region_transaction_begin();
@@ -270,4 +314,5 @@ void mr_nodes_build(MyrinetState *m, MachineState *ms)
         build_node(m, ms, i);
     }
     memory_region_transaction_commit();
+    ram_owner_cpu_hook = sram_owner;
 }

@@ -19,13 +19,24 @@
 
 void mr_node_set_state(MrNode *n, enum mr_state s)
 {
+    MyrinetState *m = n->m;
+
     if (n->state == MR_RUN) {
-        n->m->nrun--;
+        m->nrun--;
+    }
+    if (n->state == MR_WAIT) {
+        m->nwait--;
+        mr_map_clear(m->wait_map, n->id);
     }
     if (s == MR_RUN) {
-        n->m->nrun++;
+        m->nrun++;
+    }
+    if (s == MR_WAIT) {
+        m->nwait++;
+        mr_map_set(m->wait_map, n->id);
     }
     n->state = s;
+    mr_node_watch(n);           /* held or idle: the scheduler's heap */
 }
 
 /* The board's RESET line (board_env.cpu_hold). */
@@ -76,7 +87,11 @@ void mr_node_cpu_reset(MrNode *n)
 void mr_wake_at(MrNode *n, uint64_t t_ps)
 {
     if (t_ps < n->wake_ps) {
+        bool earlier = t_ps < mr_node_next(n);
         n->wake_ps = t_ps;
+        if (earlier) {
+            mr_node_watch(n);
+        }
     }
     if (n->in_mmio && n->state == MR_RUN && !n->m->unsynced) {
         /* Inside an access: this instruction ends its block; stop the CPU

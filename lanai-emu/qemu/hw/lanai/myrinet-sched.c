@@ -29,22 +29,176 @@
 #include "target/lanai/cpu.h"
 #include "myrinet-sched.h"
 
+/*
+ * The scheduler's books (myrinet-base.h): which CPUs QEMU's loop must give
+ * a turn, which nodes wait at the window's end, which hosts still run, and
+ * a heap of the held and idle nodes' next times. A window opening looks at
+ * these, never at every node: a NIC that has nothing to do costs nothing
+ * while others are busy.
+ */
+static void returned_push(MyrinetState *m, uint64_t t)
+{
+    unsigned i;
+
+    if (m->ndone_t == m->done_cap) {
+        m->done_cap = m->done_cap ? m->done_cap * 2 : 64;
+        m->done_t = g_renew(uint64_t, m->done_t, m->done_cap);
+    }
+    i = m->ndone_t++;
+    while (i > 0 && t < m->done_t[(i - 1) / 2]) {
+        m->done_t[i] = m->done_t[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    m->done_t[i] = t;
+    m->hosts_returned++;
+    m->done_max = MAX(m->done_max, t);
+}
+
+static void returned_pop(MyrinetState *m)
+{
+    uint64_t last = m->done_t[--m->ndone_t];
+    unsigned i = 0;
+
+    for (;;) {
+        unsigned c = 2 * i + 1;
+        if (c >= m->ndone_t) {
+            break;
+        }
+        if (c + 1 < m->ndone_t && m->done_t[c + 1] < m->done_t[c]) {
+            c++;
+        }
+        if (m->done_t[c] >= last) {
+            break;
+        }
+        m->done_t[i] = m->done_t[c];
+        i = c;
+    }
+    if (m->ndone_t) {
+        m->done_t[i] = last;
+    }
+}
+
+/* At the first window: the hosts that run (board-dir's outside host has
+ * none, myrinet-ext.c). */
+static void maps_ready(MyrinetState *m)
+{
+    if (m->maps_ready) {
+        return;
+    }
+    m->maps_ready = true;
+    for (unsigned i = 0; i < m->nodes; i++) {
+        if (m->node[i].host.state == HOSTRT_DONE) {
+            returned_push(m, m->node[i].host.now_ps);
+        } else {
+            mr_map_set(m->host_map, i);
+        }
+    }
+}
+
+/* Every host program has returned, and the NICs' time has caught up with
+ * the hosts' clocks (a program ending with a computation ends then). */
+bool mr_all_hosts_done(MyrinetState *m)
+{
+    return m->maps_ready && m->hosts_returned == m->nodes &&
+           m->done_max <= m->win_end;
+}
+
+/* A CPU may run: QEMU's loop gives it a turn. */
+static void cpu_unhalt(MrNode *n)
+{
+    n->cs->halted = 0;
+    mr_map_set(n->m->cpu_map, n->id);
+}
+
+/* The held and idle nodes' next time, exactly: stale entries (a node that
+ * runs again, or whose next time moved later) are dropped or renewed. */
+static uint64_t due_next(MyrinetState *m)
+{
+    while (m->ndue) {
+        MrDue top = m->due[0];
+        MrNode *n = &m->node[top.node];
+        uint64_t t;
+
+        if (n->state != MR_HELD && n->state != MR_IDLE) {
+            mr_due_pop(m);
+            continue;
+        }
+        t = mr_node_next(n);
+        if (t == top.t_ps) {
+            return t;
+        }
+        mr_due_pop(m);
+        if (t != UINT64_MAX) {
+            mr_due_push(m, t, top.node);
+        }
+    }
+    return UINT64_MAX;
+}
+
 /* The earliest time anything can happen when no CPU is running. */
 static uint64_t next_anything(MyrinetState *m)
 {
-    uint64_t t = UINT64_MAX;
+    uint64_t t = due_next(m);
 
-    for (unsigned i = 0; i < m->nodes; i++) {
-        MrNode *n = &m->node[i];
-        uint64_t h = hostrt_next_ps(&n->host);
-        uint64_t e = mr_node_next(n);
-        if (n->host.state == HOSTRT_DONE && n->host.now_ps > m->win_end) {
-            h = n->host.now_ps;     /* the run ends when time gets there */
-        }
-        uint64_t l = fabric_link_change_after(m->fabric, i, m->win_end - 1);
-        t = MIN(t, MIN(h, MIN(e, l)));
+    for (unsigned i = 0; (i = mr_map_next(m->host_map, i, m->nodes)) < m->nodes; i++) {
+        t = MIN(t, hostrt_next_ps(&m->node[i].host));
     }
-    return t;
+    /* a returned host's clock ahead of the window: the run ends when time
+     * gets there */
+    while (m->ndone_t && m->done_t[0] <= m->win_end) {
+        returned_pop(m);
+    }
+    if (m->ndone_t) {
+        t = MIN(t, m->done_t[0]);
+    }
+    return MIN(t, fabric_link_change_any_after(m->fabric, m->win_end - 1));
+}
+
+/* Every live host runs to the window's end, in node order. */
+static void run_hosts(MyrinetState *m)
+{
+    for (unsigned i = 0; (i = mr_map_next(m->host_map, i, m->nodes)) < m->nodes; i++) {
+        struct hostrt *h = &m->node[i].host;
+        if (hostrt_run(h, m->win_end) == HOSTRT_DONE) {
+            mr_map_clear(m->host_map, i);
+            returned_push(m, h->now_ps);
+        }
+    }
+}
+
+/*
+ * The window opens at the nodes: those that waited at its start run on,
+ * held nodes take what is due to them, idle ones whose next event falls in
+ * it wake (in node order). The others are not looked at.
+ */
+static void open_nodes(MyrinetState *m)
+{
+    uint64_t *attn = m->attn_map;
+
+    memcpy(attn, m->wait_map, m->map_words * sizeof *attn);
+    if (m->unsynced) {
+        memset(attn, 0xff, m->map_words * sizeof *attn);
+    }
+    while (m->ndue && m->due[0].t_ps < m->win_end) {
+        mr_map_set(attn, m->due[0].node);
+        mr_due_pop(m);
+    }
+    for (unsigned i = 0; (i = mr_map_next(attn, i, m->nodes)) < m->nodes; i++) {
+        MrNode *n = &m->node[i];
+        if (n->state == MR_HELD) {
+            mr_node_apply_due(n, m->win_end - 1, false);
+        }
+        if (n->state == MR_IDLE && mr_node_next(n) < m->win_end) {
+            mr_idle_wake(n, mr_node_next(n));
+        }
+        if (n->state == MR_WAIT) {
+            mr_node_set_state(n, MR_RUN);
+        }
+        if (n->state == MR_RUN) {
+            cpu_unhalt(n);
+        }
+        mr_node_watch(n);
+    }
 }
 
 /*
@@ -98,8 +252,9 @@ static uint64_t ext_next_window(MyrinetState *m, uint64_t start, bool running)
  */
 static void advance(MyrinetState *m)
 {
+    maps_ready(m);
     for (;;) {
-        bool any_wait = false;
+        bool any_wait;
         uint64_t start;
 
         mr_console_flush(m);
@@ -115,10 +270,7 @@ static void advance(MyrinetState *m)
         }
         mr_tx_flush(m, m->win_end);
         start = m->win_end;
-        for (unsigned i = 0; i < m->nodes && !any_wait; i++) {
-            any_wait = m->node[i].state == MR_RUN ||
-                       m->node[i].state == MR_WAIT;
-        }
+        any_wait = m->nrun || m->nwait;
         if (m->ext) {
             start = ext_next_window(m, start, any_wait);
         } else if (!any_wait) {
@@ -138,24 +290,8 @@ static void advance(MyrinetState *m)
         m->windows++;
         mr_link_changes(m);
 
-        for (unsigned i = 0; i < m->nodes; i++) {
-            hostrt_run(&m->node[i].host, m->win_end);
-        }
-        for (unsigned i = 0; i < m->nodes; i++) {
-            MrNode *n = &m->node[i];
-            if (n->state == MR_HELD) {
-                mr_node_apply_due(n, m->win_end - 1, false);
-            }
-            if (n->state == MR_IDLE && mr_node_next(n) < m->win_end) {
-                mr_idle_wake(n, mr_node_next(n));
-            }
-            if (n->state == MR_WAIT) {
-                mr_node_set_state(n, MR_RUN);
-            }
-            if (n->state == MR_RUN) {
-                n->cs->halted = 0;
-            }
-        }
+        run_hosts(m);
+        open_nodes(m);
         if (m->nrun) {
             return;
         }
@@ -238,12 +374,42 @@ static bool mr_cpu_exec_interrupt(CPUState *cs, int request)
         }
         mr_set_budget(cs, m->unsynced ? unsynced_chunk() : want);
         n->unsync_slice = m->unsynced;
-        cs->halted = 0;
+        cpu_unhalt(n);
     } else {
         mr_set_budget(cs, 0);
         cs->halted = 1;
     }
     return reset;
+}
+
+/*
+ * QEMU's round-robin loop (rr_next_cpu_hook, lanai-emu/hooks.patch): the
+ * next CPU after cpu that may run, in node order; halted ones are skipped
+ * (their bits cleared as they are found halted). While QEMU stops the
+ * CPUs (first_cpu->stop: a signal, the end) every CPU gets its turn.
+ */
+static CPUState *mr_rr_next(CPUState *cpu)
+{
+    MrNode *n = cpu->opaque;
+    MyrinetState *m;
+
+    if (!n || first_cpu->stop) {
+        CPUState *c = CPU_NEXT(cpu);
+        if (n && c) {
+            n->m->turns++;
+        }
+        return c;
+    }
+    m = n->m;
+    for (unsigned i = n->id + 1; (i = mr_map_next(m->cpu_map, i, m->nodes)) < m->nodes; i++) {
+        CPUState *c = m->node[i].cs;
+        if (!c->halted) {
+            m->turns++;
+            return c;
+        }
+        mr_map_clear(m->cpu_map, i);
+    }
+    return NULL;
 }
 
 /*
@@ -262,6 +428,8 @@ void mr_sched_install_hooks(MrNode *n)
     LANAI_CPU(cs)->board_store_hook = mr_idle_store_hook;
     LANAI_CPU(cs)->board_trap_hook = mr_trap_hook;
     cs->interrupt_request |= MR_HOOK_IRQ;
+    mr_map_set(n->m->cpu_map, n->id);
+    rr_next_cpu_hook = mr_rr_next;
 }
 
 void mr_sched_init(MyrinetState *m)
@@ -270,6 +438,11 @@ void mr_sched_init(MyrinetState *m)
     mr_console_init(m);
     m->win_start = 0;
     m->win_end = 0;     /* the first advance() opens [0, L) */
+    m->map_words = (m->nodes + 63) / 64;
+    m->cpu_map = g_new0(uint64_t, m->map_words);
+    m->wait_map = g_new0(uint64_t, m->map_words);
+    m->host_map = g_new0(uint64_t, m->map_words);
+    m->attn_map = g_new0(uint64_t, m->map_words);
     m->nrun = 0;
     m->unsynced = getenv("MYRINET_UNSYNC") && atoi(getenv("MYRINET_UNSYNC"));
     m->stall_packets = getenv("MYRINET_STALL_PACKETS") &&

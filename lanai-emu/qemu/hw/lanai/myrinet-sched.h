@@ -22,13 +22,17 @@
 /* myrinet-sched.c */
 void mr_sched_init(MyrinetState *m);
 void mr_sched_install_hooks(MrNode *n);
+bool mr_all_hosts_done(MyrinetState *m);
+
+/* QEMU's round-robin TCG loop asks this for the next CPU to run
+ * (lanai-emu/hooks.patch; NULL: every CPU in turn). */
+extern CPUState *(*rr_next_cpu_hook)(CPUState *cpu);
 
 /* myrinet-stall.c */
 void mr_stall_check(MyrinetState *m, uint64_t start);
 
 /* myrinet-end.c */
 void mr_trap_hook(CPUState *cs);
-bool mr_all_hosts_done(MyrinetState *m);
 G_NORETURN void mr_finish(MyrinetState *m, int status, const char *why);
 
 #endif

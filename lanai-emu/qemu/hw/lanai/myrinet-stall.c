@@ -73,9 +73,7 @@ void mr_stall_check(MyrinetState *m, uint64_t start)
     if (!m->stall_ps) {
         return;
     }
-    for (unsigned i = 0; i < m->nodes; i++) {
-        done += m->node[i].host.state == HOSTRT_DONE;
-    }
+    done = m->hosts_returned;
     if (m->hosts_loading) {
         mr_progress(m, start);  /* a loader blocked in a long PIO read too */
     }
