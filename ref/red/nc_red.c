@@ -1,10 +1,16 @@
 /*
  * nc_red.c - nc_red_combine (nc_red.h): one switch per element picks the
- * operation; 64-bit elements are assembled from their two words.  The float
- * operations are nc_sfp.c's, with the host's operand order: inout first.
+ * operation.  64-bit integers stay two 32-bit words (the LANai's width): a
+ * sum carries from the low word into the high one, a comparison decides on
+ * the high words first.  The float operations are nc_sfp.c's, with the
+ * host's operand order: inout first.  The arithmetic is written with
+ * comparisons and constant divisions rather than shifts and masks where a
+ * bound matters, so that the proofs (proofs/) can follow it.
  */
 #include "nc_red.h"
 #include "nc_sfp.h"
+
+#define P32 0x100000000ull
 
 uint32_t nc_red_elem_words(uint32_t type)
 {
@@ -22,16 +28,26 @@ int nc_red_valid(uint32_t op, uint32_t type)
     return !(op >= NC_RED_BAND && type >= NC_RED_F32);
 }
 
-/* a (op) b on 32-bit words; sgn: compare as int32_t. */
+/* (a + b) mod 2^32 */
+/*@ assigns \nothing;
+    ensures \result == (a + b) % 4294967296;
+*/
+static uint32_t add_mod(uint32_t a, uint32_t b)
+{
+    uint64_t s = (uint64_t)a + b;
+    return (uint32_t)(s > 0xFFFFFFFFu ? s - P32 : s);
+}
+
+/* a (op) b on 32-bit words; sgn: compare as int32_t (signed order is
+ * unsigned order with the sign bit flipped). */
 /*@ requires op < NC_RED_NOPS;
     assigns \nothing;
 */
 static uint32_t op32(uint32_t op, uint32_t sgn, uint32_t a, uint32_t b)
 {
-    /* signed order is unsigned order with the sign bit flipped */
     uint32_t ka = sgn ? a ^ 0x80000000u : a, kb = sgn ? b ^ 0x80000000u : b;
     switch (op) {
-    case NC_RED_SUM: return (uint32_t)(((uint64_t)a + b) & 0xFFFFFFFFu);
+    case NC_RED_SUM: return add_mod(a, b);
     case NC_RED_MIN: return kb < ka ? b : a;
     case NC_RED_MAX: return kb > ka ? b : a;
     case NC_RED_BAND: return a & b;
@@ -40,25 +56,51 @@ static uint32_t op32(uint32_t op, uint32_t sgn, uint32_t a, uint32_t b)
     }
 }
 
+/* o = o (op) p on the 64-bit integer o[NC_RED_HI]:o[NC_RED_LO]. */
 /*@ requires op < NC_RED_NOPS;
-    assigns \nothing;
+    requires \valid(o + (0 .. 1)) && \valid_read(p + (0 .. 1));
+    requires \separated(o + (0 .. 1), p + (0 .. 1));
+    assigns o[0 .. 1];
 */
-static uint64_t op64(uint32_t op, uint32_t sgn, uint64_t a, uint64_t b)
+static void op64(uint32_t op, uint32_t sgn, uint32_t *o, const uint32_t *p)
 {
-    uint64_t s = 0x8000000000000000ull;
-    uint64_t ka = sgn ? a ^ s : a, kb = sgn ? b ^ s : b;
+    uint32_t ah = o[NC_RED_HI], al = o[NC_RED_LO], bh = p[NC_RED_HI], bl = p[NC_RED_LO];
+    uint32_t ka = sgn ? ah ^ 0x80000000u : ah, kb = sgn ? bh ^ 0x80000000u : bh;
+    int lt = kb < ka || (kb == ka && bl < al);          /* b < a */
+    int gt = kb > ka || (kb == ka && bl > al);
     switch (op) {
-    case NC_RED_SUM: {          /* modulo 2^64, in halves: no C operation wraps */
-        uint64_t lo = (a & 0xFFFFFFFFu) + (b & 0xFFFFFFFFu);
-        uint64_t hi = ((a >> 32) + (b >> 32) + (lo >> 32)) & 0xFFFFFFFFu;
-        return (hi << 32) | (lo & 0xFFFFFFFFu);
+    case NC_RED_SUM: {
+        uint32_t lo = add_mod(al, bl);
+        o[NC_RED_HI] = add_mod(add_mod(ah, bh), lo < al ? 1u : 0u);
+        o[NC_RED_LO] = lo;
+        return;
     }
-    case NC_RED_MIN: return kb < ka ? b : a;
-    case NC_RED_MAX: return kb > ka ? b : a;
-    case NC_RED_BAND: return a & b;
-    case NC_RED_BOR: return a | b;
-    default: return a ^ b;
+    case NC_RED_MIN:
+        if (lt) { o[NC_RED_HI] = bh; o[NC_RED_LO] = bl; }
+        return;
+    case NC_RED_MAX:
+        if (gt) { o[NC_RED_HI] = bh; o[NC_RED_LO] = bl; }
+        return;
+    case NC_RED_BAND: o[NC_RED_HI] = ah & bh; o[NC_RED_LO] = al & bl; return;
+    case NC_RED_BOR: o[NC_RED_HI] = ah | bh; o[NC_RED_LO] = al | bl; return;
+    default: o[NC_RED_HI] = ah ^ bh; o[NC_RED_LO] = al ^ bl; return;
     }
+}
+
+/* o = o (op) p on a binary64 held in o[NC_RED_HI]:o[NC_RED_LO]. */
+/*@ requires op <= NC_RED_MAX;
+    requires \valid(o + (0 .. 1)) && \valid_read(p + (0 .. 1));
+    requires \separated(o + (0 .. 1), p + (0 .. 1));
+    assigns o[0 .. 1];
+*/
+static void opf64(uint32_t op, uint32_t *o, const uint32_t *p)
+{
+    uint64_t a = (uint64_t)o[NC_RED_HI] * P32 + o[NC_RED_LO];
+    uint64_t b = (uint64_t)p[NC_RED_HI] * P32 + p[NC_RED_LO];
+    uint64_t r = op == NC_RED_SUM ? nc_f64_add(a, b)
+               : op == NC_RED_MIN ? nc_f64_min(a, b) : nc_f64_max(a, b);
+    o[NC_RED_HI] = (uint32_t)(r / P32);
+    o[NC_RED_LO] = (uint32_t)(r % P32);
 }
 
 int nc_red_combine(uint32_t op, uint32_t type, uint32_t *inout, const uint32_t *in, uint32_t count)
@@ -85,18 +127,10 @@ int nc_red_combine(uint32_t op, uint32_t type, uint32_t *inout, const uint32_t *
         loop variant count - i;
     */
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t *o = inout + 2u * i;
-        const uint32_t *p = in + 2u * i;
-        uint64_t a = ((uint64_t)o[NC_RED_HI] << 32) | o[NC_RED_LO];
-        uint64_t b = ((uint64_t)p[NC_RED_HI] << 32) | p[NC_RED_LO];
-        uint64_t r;
         if (type == NC_RED_F64)
-            r = op == NC_RED_SUM ? nc_f64_add(a, b)
-              : op == NC_RED_MIN ? nc_f64_min(a, b) : nc_f64_max(a, b);
+            opf64(op, inout + 2u * i, in + 2u * i);
         else
-            r = op64(op, type == NC_RED_I64, a, b);
-        o[NC_RED_HI] = (uint32_t)(r >> 32);
-        o[NC_RED_LO] = (uint32_t)(r & 0xFFFFFFFFu);
+            op64(op, type == NC_RED_I64, inout + 2u * i, in + 2u * i);
     }
     return 0;
 }

@@ -7,195 +7,281 @@
  * nearest even once.  Three extra bits suffice: an exponent difference of
  * 0 or 1 loses no bit in the alignment, and a larger one cancels at most one
  * leading bit.  Subnormals are significands with exponent 1 and no hidden
- * bit, so the same path handles them, and the result's exponent field is
- * (e - 1) << FRAC_BITS plus a significand that still has its hidden bit:
- * a subnormal result (no hidden bit) gets field 0, and a rounding carry
- * into the hidden bit moves it to the next exponent for free.
+ * bit, so the same path handles them, and the result is sign + (e - 1) *
+ * 2^FRAC_BITS + a significand that still has its hidden bit: a subnormal
+ * result (no hidden bit) gets exponent field 0, and a rounding carry into
+ * the hidden bit moves it to the next exponent for free.
+ *
+ * Fields are taken apart with constant divisions and remainders and put
+ * together with additions, and a variable shift is a switch of constant
+ * ones (a jump table on the LANai), so that every bound is plain arithmetic
+ * for the proofs (proofs/; they check unsigned overflow too).
+ * Normalizing after a cancellation doubles the significand once per lost
+ * bit: one step for most operands, at most 55.
  */
 #include "nc_sfp.h"
 
-/* Leading zeros of v != 0: the LANai's leadz instruction where the compiler
- * has it, a binary search where it has not (Frama-C). */
-/*@ requires v != 0;
+/* q with the sticky bit st ORed into its lowest bit. */
+/*@ requires st == 0 || st == 1;
+    requires q < 0xFFFFFFFFFFFFFFFF;
     assigns \nothing;
-    ensures 0 <= \result <= 31;
+    ensures q <= \result <= q + 1;
 */
-static unsigned clz32(uint32_t v)
+static uint64_t jam(uint64_t q, uint32_t st)
 {
-#if defined(__GNUC__) && !defined(__FRAMAC__)
-    return (unsigned)__builtin_clz(v);
-#else
-    unsigned n = 0;
-    if (v <= 0xFFFFu) { n += 16; v = v << 16; }
-    if (v <= 0xFFFFFFu) { n += 8; v = v << 8; }
-    if (v <= 0xFFFFFFFu) { n += 4; v = v << 4; }
-    if (v <= 0x3FFFFFFFu) { n += 2; v = v << 2; }
-    if (v <= 0x7FFFFFFFu) { n += 1; }
-    return n;
-#endif
+    return q + ((st && q % 2u == 0) ? 1u : 0u);
 }
 
-/*@ requires v != 0;
+/* x >> d with the bits shifted out ORed into bit 0 (1 <= d <= 31). */
+/*@ requires 1 <= d <= 31 && x < 0x8000000;
     assigns \nothing;
-    ensures 0 <= \result <= 63;
+    ensures \result < 0x8000000;
 */
-static unsigned clz64(uint64_t v)
+static uint32_t shr_jam32(uint32_t x, uint32_t d)
 {
-    uint32_t hi = (uint32_t)(v >> 32);
-    if (hi)
-        return clz32(hi);
-    return 32u + clz32((uint32_t)(v & 0xFFFFFFFFu));
+    uint32_t q, st;
+    switch (d) {
+    case 1: q = x / 0x2u; st = x % 0x2u != 0; break;
+    case 2: q = x / 0x4u; st = x % 0x4u != 0; break;
+    case 3: q = x / 0x8u; st = x % 0x8u != 0; break;
+    case 4: q = x / 0x10u; st = x % 0x10u != 0; break;
+    case 5: q = x / 0x20u; st = x % 0x20u != 0; break;
+    case 6: q = x / 0x40u; st = x % 0x40u != 0; break;
+    case 7: q = x / 0x80u; st = x % 0x80u != 0; break;
+    case 8: q = x / 0x100u; st = x % 0x100u != 0; break;
+    case 9: q = x / 0x200u; st = x % 0x200u != 0; break;
+    case 10: q = x / 0x400u; st = x % 0x400u != 0; break;
+    case 11: q = x / 0x800u; st = x % 0x800u != 0; break;
+    case 12: q = x / 0x1000u; st = x % 0x1000u != 0; break;
+    case 13: q = x / 0x2000u; st = x % 0x2000u != 0; break;
+    case 14: q = x / 0x4000u; st = x % 0x4000u != 0; break;
+    case 15: q = x / 0x8000u; st = x % 0x8000u != 0; break;
+    case 16: q = x / 0x10000u; st = x % 0x10000u != 0; break;
+    case 17: q = x / 0x20000u; st = x % 0x20000u != 0; break;
+    case 18: q = x / 0x40000u; st = x % 0x40000u != 0; break;
+    case 19: q = x / 0x80000u; st = x % 0x80000u != 0; break;
+    case 20: q = x / 0x100000u; st = x % 0x100000u != 0; break;
+    case 21: q = x / 0x200000u; st = x % 0x200000u != 0; break;
+    case 22: q = x / 0x400000u; st = x % 0x400000u != 0; break;
+    case 23: q = x / 0x800000u; st = x % 0x800000u != 0; break;
+    case 24: q = x / 0x1000000u; st = x % 0x1000000u != 0; break;
+    case 25: q = x / 0x2000000u; st = x % 0x2000000u != 0; break;
+    case 26: q = x / 0x4000000u; st = x % 0x4000000u != 0; break;
+    case 27: q = x / 0x8000000u; st = x % 0x8000000u != 0; break;
+    case 28: q = x / 0x10000000u; st = x % 0x10000000u != 0; break;
+    case 29: q = x / 0x20000000u; st = x % 0x20000000u != 0; break;
+    case 30: q = x / 0x40000000u; st = x % 0x40000000u != 0; break;
+    case 31: q = x / 0x80000000u; st = x % 0x80000000u != 0; break;
+    default: q = 0; st = x != 0; break;
+    }
+    return (uint32_t)jam(q, st);
+}
+
+/* The same in 64 bits (1 <= d <= 63): a word, then up to 31 bits. */
+/*@ requires 1 <= d <= 63 && x < 0x100000000000000;
+    assigns \nothing;
+    ensures \result < 0x100000000000000;
+*/
+static uint64_t shr_jam64(uint64_t x, uint32_t d)
+{
+    uint64_t q;
+    uint32_t st = 0;
+    if (d >= 32u) {
+        st = x % 0x100000000ull != 0;
+        x = x / 0x100000000ull;
+        d -= 32u;
+    }
+    switch (d) {
+    case 0: q = x; break;
+    case 1: q = x / 0x2ull; st = st || x % 0x2ull != 0; break;
+    case 2: q = x / 0x4ull; st = st || x % 0x4ull != 0; break;
+    case 3: q = x / 0x8ull; st = st || x % 0x8ull != 0; break;
+    case 4: q = x / 0x10ull; st = st || x % 0x10ull != 0; break;
+    case 5: q = x / 0x20ull; st = st || x % 0x20ull != 0; break;
+    case 6: q = x / 0x40ull; st = st || x % 0x40ull != 0; break;
+    case 7: q = x / 0x80ull; st = st || x % 0x80ull != 0; break;
+    case 8: q = x / 0x100ull; st = st || x % 0x100ull != 0; break;
+    case 9: q = x / 0x200ull; st = st || x % 0x200ull != 0; break;
+    case 10: q = x / 0x400ull; st = st || x % 0x400ull != 0; break;
+    case 11: q = x / 0x800ull; st = st || x % 0x800ull != 0; break;
+    case 12: q = x / 0x1000ull; st = st || x % 0x1000ull != 0; break;
+    case 13: q = x / 0x2000ull; st = st || x % 0x2000ull != 0; break;
+    case 14: q = x / 0x4000ull; st = st || x % 0x4000ull != 0; break;
+    case 15: q = x / 0x8000ull; st = st || x % 0x8000ull != 0; break;
+    case 16: q = x / 0x10000ull; st = st || x % 0x10000ull != 0; break;
+    case 17: q = x / 0x20000ull; st = st || x % 0x20000ull != 0; break;
+    case 18: q = x / 0x40000ull; st = st || x % 0x40000ull != 0; break;
+    case 19: q = x / 0x80000ull; st = st || x % 0x80000ull != 0; break;
+    case 20: q = x / 0x100000ull; st = st || x % 0x100000ull != 0; break;
+    case 21: q = x / 0x200000ull; st = st || x % 0x200000ull != 0; break;
+    case 22: q = x / 0x400000ull; st = st || x % 0x400000ull != 0; break;
+    case 23: q = x / 0x800000ull; st = st || x % 0x800000ull != 0; break;
+    case 24: q = x / 0x1000000ull; st = st || x % 0x1000000ull != 0; break;
+    case 25: q = x / 0x2000000ull; st = st || x % 0x2000000ull != 0; break;
+    case 26: q = x / 0x4000000ull; st = st || x % 0x4000000ull != 0; break;
+    case 27: q = x / 0x8000000ull; st = st || x % 0x8000000ull != 0; break;
+    case 28: q = x / 0x10000000ull; st = st || x % 0x10000000ull != 0; break;
+    case 29: q = x / 0x20000000ull; st = st || x % 0x20000000ull != 0; break;
+    case 30: q = x / 0x40000000ull; st = st || x % 0x40000000ull != 0; break;
+    case 31: q = x / 0x80000000ull; st = st || x % 0x80000000ull != 0; break;
+    default: q = 0; st = st || x != 0; break;
+    }
+    return jam(q, st);
 }
 
 uint32_t nc_f32_add(uint32_t x, uint32_t y)
 {
-    uint32_t ax = x & ~NC_F32_SIGN, ay = y & ~NC_F32_SIGN;
+    uint32_t ax = x % 0x80000000u, ay = y % 0x80000000u;
     if (ax > NC_F32_EXP)
         return x | NC_F32_QUIET;
     if (ay > NC_F32_EXP)
         return y | NC_F32_QUIET;
+    uint32_t sx = x / 0x80000000u, sy = y / 0x80000000u;
     if (ax == NC_F32_EXP)
-        return (ay == NC_F32_EXP && ((x ^ y) & NC_F32_SIGN)) ? NC_F32_DEFNAN : x;
+        return (ay == NC_F32_EXP && sx != sy) ? NC_F32_DEFNAN : x;
     if (ay == NC_F32_EXP)
         return y;
-    if ((ax | ay) == 0)
+    if (ax == 0 && ay == 0)
         return x & y;                   /* -0 only for -0 + -0 */
     if (ay == 0)
         return x;
     if (ax == 0)
         return y;
     if (ax < ay) {                      /* |x| >= |y| from here on */
-        uint32_t t = x; x = y; y = t;
-        t = ax; ax = ay; ay = t;
+        uint32_t t = ax; ax = ay; ay = t;
+        t = sx; sx = sy; sy = t;
     }
-    uint32_t sign = x & NC_F32_SIGN;
-    uint32_t ex = ax >> 23, ey = ay >> 23;
-    uint32_t mx = (ax & NC_F32_FRAC) | (ex ? 0x800000u : 0);
-    uint32_t my = (ay & NC_F32_FRAC) | (ey ? 0x800000u : 0);
+    uint32_t ex = ax / 0x800000u, ey = ay / 0x800000u;
+    uint32_t mx = ax % 0x800000u + (ex ? 0x800000u : 0);
+    uint32_t my = ay % 0x800000u + (ey ? 0x800000u : 0);
     if (!ex) ex = 1;
     if (!ey) ey = 1;
-    mx <<= 3;                           /* < 2^27 */
-    my <<= 3;
-    uint32_t d = ex - ey;
+    mx *= 8u;                           /* < 2^27 */
+    my *= 8u;
+    uint32_t d = ex > ey ? ex - ey : 0; /* ex >= ey as |x| >= |y| */
     if (d > 27)
         my = 1;
     else if (d)
-        my = (my >> d) | ((my & ((1u << d) - 1)) != 0);
+        my = shr_jam32(my, d);
     uint32_t m, e = ex;
-    if (!((x ^ y) & NC_F32_SIGN)) {
+    if (sx == sy) {
         m = mx + my;
-        if (m >> 27) {
-            m = (m >> 1) | (m & 1);
+        if (m >= 0x8000000u) {
+            m = (uint32_t)jam(m / 2u, m % 2u);
             e++;
         }
     } else {
-        m = mx - my;
-        if (!m)
+        if (my >= mx)
             return 0;                   /* exact cancellation: +0 */
-        uint32_t sh = clz32(m) - 5;     /* bring the top bit to bit 26 */
-        if (sh > e - 1)
-            sh = e - 1;                 /* ... unless the result is subnormal */
-        m <<= sh;
-        e -= sh;
-    }
-    uint32_t r = m & 7;
-    m >>= 3;
-    if (r > 4 || (r == 4 && (m & 1))) {
-        m++;
-        if (m >> 24) {
-            m >>= 1;
-            e++;
+        m = mx - my;
+        /*@ loop invariant 0 < m < 0x8000000 && 1 <= e <= 254;
+            loop assigns m, e;
+            loop variant e;
+        */
+        while (m < 0x4000000u && e > 1u) {  /* top bit to bit 26, or subnormal */
+            m *= 2u;
+            e--;
         }
     }
+    uint32_t r = m % 8u;
+    m /= 8u;
+    if (r > 4 || (r == 4 && m % 2u))
+        m++;
+    if (m >= 0x1000000u) {
+        m /= 2u;
+        e++;
+    }
     if (e >= 255)
-        return sign | NC_F32_EXP;
-    return sign | (((e - 1) << 23) + m);
+        return sx * 0x80000000u + NC_F32_EXP;
+    return sx * 0x80000000u + (e - 1u) * 0x800000u + m;
 }
 
 uint64_t nc_f64_add(uint64_t x, uint64_t y)
 {
-    uint64_t ax = x & ~NC_F64_SIGN, ay = y & ~NC_F64_SIGN;
+    uint64_t ax = x % 0x8000000000000000ull, ay = y % 0x8000000000000000ull;
     if (ax > NC_F64_EXP)
         return x | NC_F64_QUIET;
     if (ay > NC_F64_EXP)
         return y | NC_F64_QUIET;
+    uint32_t sx = (uint32_t)(x / 0x8000000000000000ull), sy = (uint32_t)(y / 0x8000000000000000ull);
     if (ax == NC_F64_EXP)
-        return (ay == NC_F64_EXP && ((x ^ y) & NC_F64_SIGN)) ? NC_F64_DEFNAN : x;
+        return (ay == NC_F64_EXP && sx != sy) ? NC_F64_DEFNAN : x;
     if (ay == NC_F64_EXP)
         return y;
-    if ((ax | ay) == 0)
+    if (ax == 0 && ay == 0)
         return x & y;
     if (ay == 0)
         return x;
     if (ax == 0)
         return y;
     if (ax < ay) {
-        uint64_t t = x; x = y; y = t;
-        t = ax; ax = ay; ay = t;
+        uint64_t t = ax; ax = ay; ay = t;
+        uint32_t u = sx; sx = sy; sy = u;
     }
-    uint64_t sign = x & NC_F64_SIGN;
-    uint32_t ex = (uint32_t)(ax >> 52), ey = (uint32_t)(ay >> 52);
-    uint64_t mx = (ax & NC_F64_FRAC) | (ex ? 0x10000000000000ull : 0);
-    uint64_t my = (ay & NC_F64_FRAC) | (ey ? 0x10000000000000ull : 0);
+    uint32_t ex = (uint32_t)(ax / 0x10000000000000ull), ey = (uint32_t)(ay / 0x10000000000000ull);
+    uint64_t mx = ax % 0x10000000000000ull + (ex ? 0x10000000000000ull : 0);
+    uint64_t my = ay % 0x10000000000000ull + (ey ? 0x10000000000000ull : 0);
     if (!ex) ex = 1;
     if (!ey) ey = 1;
-    mx <<= 3;                           /* < 2^56 */
-    my <<= 3;
-    uint32_t d = ex - ey;
+    mx *= 8u;                           /* < 2^56 */
+    my *= 8u;
+    uint32_t d = ex > ey ? ex - ey : 0;
     if (d > 56)
         my = 1;
     else if (d)
-        my = (my >> d) | ((my & ((1ull << d) - 1)) != 0);
+        my = shr_jam64(my, d);
     uint64_t m;
     uint32_t e = ex;
-    if (!((x ^ y) & NC_F64_SIGN)) {
+    if (sx == sy) {
         m = mx + my;
-        if (m >> 56) {
-            m = (m >> 1) | (m & 1);
+        if (m >= 0x100000000000000ull) {
+            m = jam(m / 2u, (uint32_t)(m % 2u));
             e++;
         }
     } else {
-        m = mx - my;
-        if (!m)
+        if (my >= mx)
             return 0;
-        uint32_t sh = clz64(m) - 8;     /* top bit to bit 55 */
-        if (sh > e - 1)
-            sh = e - 1;
-        m <<= sh;
-        e -= sh;
-    }
-    uint32_t r = (uint32_t)(m & 7);
-    m >>= 3;
-    if (r > 4 || (r == 4 && (m & 1))) {
-        m++;
-        if (m >> 53) {
-            m >>= 1;
-            e++;
+        m = mx - my;
+        /*@ loop invariant 0 < m < 0x100000000000000 && 1 <= e <= 2046;
+            loop assigns m, e;
+            loop variant e;
+        */
+        while (m < 0x80000000000000ull && e > 1u) {  /* top bit to bit 55 */
+            m *= 2u;
+            e--;
         }
     }
+    uint32_t r = (uint32_t)(m % 8u);
+    m /= 8u;
+    if (r > 4 || (r == 4 && m % 2u))
+        m++;
+    if (m >= 0x20000000000000ull) {
+        m /= 2u;
+        e++;
+    }
     if (e >= 2047)
-        return sign | NC_F64_EXP;
-    return sign | (((uint64_t)(e - 1) << 52) + m);
+        return sx * 0x8000000000000000ull + NC_F64_EXP;
+    return sx * 0x8000000000000000ull + (uint64_t)(e - 1u) * 0x10000000000000ull + m;
 }
 
 int nc_f32_lt(uint32_t a, uint32_t b)
 {
-    uint32_t aa = a & ~NC_F32_SIGN, ab = b & ~NC_F32_SIGN;
-    if (aa > NC_F32_EXP || ab > NC_F32_EXP || (aa | ab) == 0)
+    uint32_t aa = a % 0x80000000u, ab = b % 0x80000000u;
+    if (aa > NC_F32_EXP || ab > NC_F32_EXP || (aa == 0 && ab == 0))
         return 0;
-    if (a & NC_F32_SIGN)
-        return (b & NC_F32_SIGN) ? aa > ab : 1;
-    return (b & NC_F32_SIGN) ? 0 : aa < ab;
+    if (a >= 0x80000000u)
+        return b >= 0x80000000u ? aa > ab : 1;
+    return b >= 0x80000000u ? 0 : aa < ab;
 }
 
 int nc_f64_lt(uint64_t a, uint64_t b)
 {
-    uint64_t aa = a & ~NC_F64_SIGN, ab = b & ~NC_F64_SIGN;
-    if (aa > NC_F64_EXP || ab > NC_F64_EXP || (aa | ab) == 0)
+    uint64_t aa = a % 0x8000000000000000ull, ab = b % 0x8000000000000000ull;
+    if (aa > NC_F64_EXP || ab > NC_F64_EXP || (aa == 0 && ab == 0))
         return 0;
-    if (a & NC_F64_SIGN)
-        return (b & NC_F64_SIGN) ? aa > ab : 1;
-    return (b & NC_F64_SIGN) ? 0 : aa < ab;
+    if (a >= 0x8000000000000000ull)
+        return b >= 0x8000000000000000ull ? aa > ab : 1;
+    return b >= 0x8000000000000000ull ? 0 : aa < ab;
 }
 
 uint32_t nc_f32_max(uint32_t acc, uint32_t in) { return nc_f32_lt(acc, in) ? in : acc; }
