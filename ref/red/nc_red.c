@@ -34,8 +34,11 @@ int nc_red_valid(uint32_t op, uint32_t type)
 */
 static uint32_t add_mod(uint32_t a, uint32_t b)
 {
-    uint64_t s = (uint64_t)a + b;
-    return (uint32_t)(s > 0xFFFFFFFFu ? s - P32 : s);
+    uint64_t s = (uint64_t)a + (uint64_t)b;
+    /*@ assert s <= 0x1FFFFFFFE; */
+    if (s > 0xFFFFFFFFu)
+        return (uint32_t)(s - P32);
+    return (uint32_t)s;
 }
 
 /* a (op) b on 32-bit words; sgn: compare as int32_t (signed order is
@@ -66,8 +69,6 @@ static void op64(uint32_t op, uint32_t sgn, uint32_t *o, const uint32_t *p)
 {
     uint32_t ah = o[NC_RED_HI], al = o[NC_RED_LO], bh = p[NC_RED_HI], bl = p[NC_RED_LO];
     uint32_t ka = sgn ? ah ^ 0x80000000u : ah, kb = sgn ? bh ^ 0x80000000u : bh;
-    int lt = kb < ka || (kb == ka && bl < al);          /* b < a */
-    int gt = kb > ka || (kb == ka && bl > al);
     switch (op) {
     case NC_RED_SUM: {
         uint32_t lo = add_mod(al, bl);
@@ -75,11 +76,11 @@ static void op64(uint32_t op, uint32_t sgn, uint32_t *o, const uint32_t *p)
         o[NC_RED_LO] = lo;
         return;
     }
-    case NC_RED_MIN:
-        if (lt) { o[NC_RED_HI] = bh; o[NC_RED_LO] = bl; }
+    case NC_RED_MIN:                                    /* b < a */
+        if (kb < ka || (kb == ka && bl < al)) { o[NC_RED_HI] = bh; o[NC_RED_LO] = bl; }
         return;
     case NC_RED_MAX:
-        if (gt) { o[NC_RED_HI] = bh; o[NC_RED_LO] = bl; }
+        if (kb > ka || (kb == ka && bl > al)) { o[NC_RED_HI] = bh; o[NC_RED_LO] = bl; }
         return;
     case NC_RED_BAND: o[NC_RED_HI] = ah & bh; o[NC_RED_LO] = al & bl; return;
     case NC_RED_BOR: o[NC_RED_HI] = ah | bh; o[NC_RED_LO] = al | bl; return;

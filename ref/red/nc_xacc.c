@@ -324,7 +324,8 @@ static uint32_t mag(const struct nc_xacc *a, uint32_t i, uint32_t neg, uint32_t 
     return M32 - v;
 }
 
-/* Leading zeros of v != 0 (as nc_sfp.c's). */
+/* Leading zeros of v != 0: the LANai's leadz instruction where the compiler
+ * has it, a search where it has not (Frama-C). */
 /*@ requires v != 0;
     assigns \nothing;
     ensures 0 <= \result <= 31;
