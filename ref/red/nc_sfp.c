@@ -13,9 +13,9 @@
  * the hidden bit moves it to the next exponent for free.
  *
  * Fields are taken apart with constant divisions and remainders and put
- * together with additions, and a variable shift is a switch of constant
- * ones (a jump table on the LANai), so that every bound is plain arithmetic
- * for the proofs (proofs/; they check unsigned overflow too).
+ * together with additions, and a variable shift is a loop of constant ones,
+ * so that every bound is plain arithmetic for the proofs (proofs/; they
+ * check unsigned overflow too).
  * Normalizing after a cancellation doubles the significand once per lost
  * bit: one step for most operands, at most 55.
  */
@@ -32,101 +32,36 @@ static uint64_t jam(uint64_t q, uint32_t st)
     return q + ((st && q % 2u == 0) ? 1u : 0u);
 }
 
-/* x >> d with the bits shifted out ORed into bit 0 (1 <= d <= 31). */
-/*@ requires 1 <= d <= 31 && x < 0x8000000;
-    assigns \nothing;
-    ensures \result < 0x8000000;
-*/
-static uint32_t shr_jam32(uint32_t x, uint32_t d)
-{
-    uint32_t q, st;
-    switch (d) {
-    case 1: q = x / 0x2u; st = x % 0x2u != 0; break;
-    case 2: q = x / 0x4u; st = x % 0x4u != 0; break;
-    case 3: q = x / 0x8u; st = x % 0x8u != 0; break;
-    case 4: q = x / 0x10u; st = x % 0x10u != 0; break;
-    case 5: q = x / 0x20u; st = x % 0x20u != 0; break;
-    case 6: q = x / 0x40u; st = x % 0x40u != 0; break;
-    case 7: q = x / 0x80u; st = x % 0x80u != 0; break;
-    case 8: q = x / 0x100u; st = x % 0x100u != 0; break;
-    case 9: q = x / 0x200u; st = x % 0x200u != 0; break;
-    case 10: q = x / 0x400u; st = x % 0x400u != 0; break;
-    case 11: q = x / 0x800u; st = x % 0x800u != 0; break;
-    case 12: q = x / 0x1000u; st = x % 0x1000u != 0; break;
-    case 13: q = x / 0x2000u; st = x % 0x2000u != 0; break;
-    case 14: q = x / 0x4000u; st = x % 0x4000u != 0; break;
-    case 15: q = x / 0x8000u; st = x % 0x8000u != 0; break;
-    case 16: q = x / 0x10000u; st = x % 0x10000u != 0; break;
-    case 17: q = x / 0x20000u; st = x % 0x20000u != 0; break;
-    case 18: q = x / 0x40000u; st = x % 0x40000u != 0; break;
-    case 19: q = x / 0x80000u; st = x % 0x80000u != 0; break;
-    case 20: q = x / 0x100000u; st = x % 0x100000u != 0; break;
-    case 21: q = x / 0x200000u; st = x % 0x200000u != 0; break;
-    case 22: q = x / 0x400000u; st = x % 0x400000u != 0; break;
-    case 23: q = x / 0x800000u; st = x % 0x800000u != 0; break;
-    case 24: q = x / 0x1000000u; st = x % 0x1000000u != 0; break;
-    case 25: q = x / 0x2000000u; st = x % 0x2000000u != 0; break;
-    case 26: q = x / 0x4000000u; st = x % 0x4000000u != 0; break;
-    case 27: q = x / 0x8000000u; st = x % 0x8000000u != 0; break;
-    case 28: q = x / 0x10000000u; st = x % 0x10000000u != 0; break;
-    case 29: q = x / 0x20000000u; st = x % 0x20000000u != 0; break;
-    case 30: q = x / 0x40000000u; st = x % 0x40000000u != 0; break;
-    case 31: q = x / 0x80000000u; st = x % 0x80000000u != 0; break;
-    default: q = 0; st = x != 0; break;
-    }
-    return (uint32_t)jam(q, st);
-}
-
-/* The same in 64 bits (1 <= d <= 63): a word, then up to 31 bits. */
+/* x >> d with the bits shifted out ORed into bit 0 (the sticky bit), for
+ * 1 <= d <= 63: by bytes, then by bits (at most 7 + 7 steps). */
 /*@ requires 1 <= d <= 63 && x < 0x100000000000000;
     assigns \nothing;
-    ensures \result < 0x100000000000000;
+    ensures \result <= x + 1;
 */
-static uint64_t shr_jam64(uint64_t x, uint32_t d)
+static uint64_t shr_jam(uint64_t x, uint32_t d)
 {
-    uint64_t q;
     uint32_t st = 0;
-    if (d >= 32u) {
-        st = x % 0x100000000ull != 0;
-        x = x / 0x100000000ull;
-        d -= 32u;
+    /*@ loop invariant x <= \at(x, Pre) && st <= 1 && d <= 63;
+        loop assigns x, d, st;
+        loop variant d;
+    */
+    while (d >= 8u) {
+        if (x % 256u)
+            st = 1;
+        x /= 256u;
+        d -= 8u;
     }
-    switch (d) {
-    case 0: q = x; break;
-    case 1: q = x / 0x2ull; st = st || x % 0x2ull != 0; break;
-    case 2: q = x / 0x4ull; st = st || x % 0x4ull != 0; break;
-    case 3: q = x / 0x8ull; st = st || x % 0x8ull != 0; break;
-    case 4: q = x / 0x10ull; st = st || x % 0x10ull != 0; break;
-    case 5: q = x / 0x20ull; st = st || x % 0x20ull != 0; break;
-    case 6: q = x / 0x40ull; st = st || x % 0x40ull != 0; break;
-    case 7: q = x / 0x80ull; st = st || x % 0x80ull != 0; break;
-    case 8: q = x / 0x100ull; st = st || x % 0x100ull != 0; break;
-    case 9: q = x / 0x200ull; st = st || x % 0x200ull != 0; break;
-    case 10: q = x / 0x400ull; st = st || x % 0x400ull != 0; break;
-    case 11: q = x / 0x800ull; st = st || x % 0x800ull != 0; break;
-    case 12: q = x / 0x1000ull; st = st || x % 0x1000ull != 0; break;
-    case 13: q = x / 0x2000ull; st = st || x % 0x2000ull != 0; break;
-    case 14: q = x / 0x4000ull; st = st || x % 0x4000ull != 0; break;
-    case 15: q = x / 0x8000ull; st = st || x % 0x8000ull != 0; break;
-    case 16: q = x / 0x10000ull; st = st || x % 0x10000ull != 0; break;
-    case 17: q = x / 0x20000ull; st = st || x % 0x20000ull != 0; break;
-    case 18: q = x / 0x40000ull; st = st || x % 0x40000ull != 0; break;
-    case 19: q = x / 0x80000ull; st = st || x % 0x80000ull != 0; break;
-    case 20: q = x / 0x100000ull; st = st || x % 0x100000ull != 0; break;
-    case 21: q = x / 0x200000ull; st = st || x % 0x200000ull != 0; break;
-    case 22: q = x / 0x400000ull; st = st || x % 0x400000ull != 0; break;
-    case 23: q = x / 0x800000ull; st = st || x % 0x800000ull != 0; break;
-    case 24: q = x / 0x1000000ull; st = st || x % 0x1000000ull != 0; break;
-    case 25: q = x / 0x2000000ull; st = st || x % 0x2000000ull != 0; break;
-    case 26: q = x / 0x4000000ull; st = st || x % 0x4000000ull != 0; break;
-    case 27: q = x / 0x8000000ull; st = st || x % 0x8000000ull != 0; break;
-    case 28: q = x / 0x10000000ull; st = st || x % 0x10000000ull != 0; break;
-    case 29: q = x / 0x20000000ull; st = st || x % 0x20000000ull != 0; break;
-    case 30: q = x / 0x40000000ull; st = st || x % 0x40000000ull != 0; break;
-    case 31: q = x / 0x80000000ull; st = st || x % 0x80000000ull != 0; break;
-    default: q = 0; st = st || x != 0; break;
+    /*@ loop invariant x <= \at(x, Pre) && st <= 1 && d <= 7;
+        loop assigns x, d, st;
+        loop variant d;
+    */
+    while (d) {
+        if (x % 2u)
+            st = 1;
+        x /= 2u;
+        d--;
     }
-    return jam(q, st);
+    return jam(x, st);
 }
 
 uint32_t nc_f32_add(uint32_t x, uint32_t y)
@@ -162,7 +97,7 @@ uint32_t nc_f32_add(uint32_t x, uint32_t y)
     if (d > 27)
         my = 1;
     else if (d)
-        my = shr_jam32(my, d);
+        my = (uint32_t)shr_jam(my, d);
     uint32_t m, e = ex;
     if (sx == sy) {
         m = mx + my;
@@ -229,7 +164,7 @@ uint64_t nc_f64_add(uint64_t x, uint64_t y)
     if (d > 56)
         my = 1;
     else if (d)
-        my = shr_jam64(my, d);
+        my = shr_jam(my, d);
     uint64_t m;
     uint32_t e = ex;
     if (sx == sy) {
