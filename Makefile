@@ -75,7 +75,7 @@ CHECK_ORDER := tests/arch/suite tests/barrier/suite tests/bench/suite tests/benc
                tests/models/suite tests/mpi/suite tests/myrinet/suite tests/myrinet/idle \
                tests/myrinet/backpressure tests/myrinet/dma tests/nic/suite tests/nicoll/suite \
                tests/nicoll/unit tests/pipeline/suite tests/plugin/suite tests/profile/suite tests/unit/ref/suite \
-               proofs/suite tests/hmcast/suite tests/hbarrier/suite tests/board/suite \
+               proofs/suite tests/red/suite tests/hmcast/suite tests/hbarrier/suite tests/board/suite \
                tests/refsim/suite tests/timeline/suite tests/timeout/suite \
                tests/isa/vectors-suite tests/isa/suite tests/isa/mutants tests/ld/suite \
                tests/fuzz/suite tests/unit/suite

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Write the proof reports beside the code from the logs of proofs/run.sh:
-# ref/proto/PROOF-REPORT.md and ref/tree/PROOF-REPORT.md.  One table per
+# ref/proto/PROOF-REPORT.md, ref/tree/PROOF-REPORT.md and ref/red/PROOF-REPORT.md
+# (those of the directories whose modules are given).  One table per
 # module (goals and who proved them), one row per function.
 #   proofs/report.sh <logdir> <module>...
 set -u
@@ -14,8 +15,12 @@ done < proofs/modules.txt
 fc=$(frama-c -version 2>/dev/null | head -1)
 why=$(why3 --version 2>/dev/null | head -1)
 mods=("$@")
-for dir in proto tree; do
+for dir in proto tree red; do
     rep=ref/$dir/PROOF-REPORT.md
+    # only the directories whose modules were proved in this run
+    any=0
+    for m in "${mods[@]}"; do case ${src[$m]} in ref/$dir/*) any=1 ;; esac; done
+    [ $any -eq 1 ] || continue
     {
         echo "# Proof report: ref/$dir"
         echo
