@@ -9,14 +9,17 @@
 # Products: build/lib/libnicoll-emu.a, build/lib/libnicoll-pci.a,
 #           build/lib/libnicoll-pci.so.VERSION, build/bin/lanai-flash,
 #           build/bin/lanai-flash-cluster, build/bin/lanai-run,
-#           build/bin/lanai-timeline, build/share/nicoll/nicoll.lua;
+#           build/bin/lanai-timeline, build/share/nicoll/nicoll.lua,
+#           build/bin/nicvm-check (ref/nicvm's compiler and verifier);
 #           tests: build/tests/{nicoll,host,board,hmcast,hbarrier}/* (the
 #           end-to-end programs of tests/nicoll are mk/firmware.mk's), and
-#           the mutants of nc_vfio.c, nc_hmcast.c and nc_hbarrier.c.
+#           the mutants of nc_vfio.c, nc_hmcast.c and nc_hbarrier.c;
+#           build/tests/nicvm/test_nicvm and the verifier's mutants,
+#           build/fuzz/fuzz_nicvm.
 # Targets:  host.
 # Suites:   tests/nicoll/unit, tests/host/suite, tests/board/suite,
 #           tests/timeline/suite, tests/dissector/suite, tests/hmcast/suite,
-#           tests/hbarrier/suite.
+#           tests/hbarrier/suite, tests/nicvm/suite.
 # Read before mk/firmware.mk, mk/mpi.mk and mk/bench.mk: their host
 # programs compile libnicoll in, NCL_* in their prerequisites.
 
@@ -215,3 +218,37 @@ $(MUT)/hbarrier/host_hbar_%.so: tests/hbarrier/mutants/nc_hbarrier_%.patch tests
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) tests/hbarrier/host_hbar.c \
 	    $(patsubst host/lib/%,$(MUT)/hbarrier/$*.src/host/lib/%,$(HB_SRCS) $(NCL_LIB_SRCS)) -o $@
 
+
+# ---- NICVM: nicvm-check and the tests of ref/nicvm (docs/nicvm.md) ---------
+# The tool compiles ref/nicvm's C unchanged, as the firmware will. The test
+# program runs under AddressSanitizer and UBSan; each verifier mutant
+# (tests/nicvm/mutants/NAME.patch) is the test program built on a patched
+# copy of ref/nicvm, which tests/nicvm/suite expects to fail.
+NV_SRCS := ref/nicvm/nv_compile.c ref/nicvm/nv_verify.c ref/nicvm/nv_vm.c ref/nicvm/nv_env.c \
+           ref/nicvm/nv_cost.c
+NV_HDRS := $(wildcard ref/nicvm/*.h)
+NV_TEST_CC := $(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra -fsanitize=address,undefined \
+              -fno-sanitize-recover=undefined
+ALL_TARGETS  += $(BIN)/nicvm-check $(BUILD)/tests/nicvm/test_nicvm $(BUILD)/fuzz/fuzz_nicvm
+CHECK_SUITES += tests/nicvm/suite
+
+$(BIN)/nicvm-check: host/tools/nicvm-check.c $(NV_SRCS) $(NV_HDRS) $(NC_VERSION_H)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(COMMON_INC) -Iref/nicvm $< $(NV_SRCS) -o $@
+
+$(BUILD)/tests/nicvm/test_nicvm: tests/nicvm/test_nicvm.c $(NV_SRCS) $(NV_HDRS)
+	@mkdir -p $(@D)
+	$(NV_TEST_CC) -Iref/nicvm $< $(NV_SRCS) -o $@
+
+# The fuzzer of the compiler and the verifier (tests/fuzz/suite runs it).
+$(BUILD)/fuzz/fuzz_nicvm: tests/fuzz/fuzz_nicvm.c $(NV_SRCS) $(NV_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -Iref/nicvm $< $(NV_SRCS) -o $@
+
+NV_MUTANTS := $(patsubst %.patch,%,$(notdir $(sort $(wildcard tests/nicvm/mutants/*.patch))))
+CHECK_TARGETS += $(foreach v,$(NV_MUTANTS),$(MUT)/nicvm/test_nicvm-$(v))
+$(MUT)/nicvm/test_nicvm-%: tests/nicvm/mutants/%.patch tests/nicvm/test_nicvm.c $(NV_SRCS) $(NV_HDRS) tests/lib/mutate
+	@mkdir -p $(@D)
+	bash tests/lib/mutate $< $(MUT)/nicvm/$*.src ref/nicvm
+	$(NV_TEST_CC) -I$(MUT)/nicvm/$*.src/ref/nicvm tests/nicvm/test_nicvm.c \
+	    $(addprefix $(MUT)/nicvm/$*.src/,$(NV_SRCS)) -o $@

@@ -1,0 +1,261 @@
+/* nv_verify.c - see nv_verify.h for the contract. */
+#include "nv_verify.h"
+
+#define NV_UNSET 0xFFu     /* depth[] of an instruction no path has reached yet */
+
+/*@ assigns \nothing;
+    ensures \result == nv_pops(op, arg); */
+static uint32_t pops(uint32_t op, uint32_t arg)
+{
+    if (op == NV_OP_RET) return 1u;
+    if (op == NV_OP_JMP) return 0u;
+    if (op == NV_OP_JZ) return 1u;
+    if (op <= NV_OP_LDS) return 0u;
+    if (op <= NV_OP_NEG) return 1u;
+    if (op <= NV_OP_OR) return 2u;
+    return arg == NV_BI_SEND ? 2u : 0u;
+}
+
+/*@ assigns \nothing;
+    ensures \result == nv_pushes(op, arg); */
+static uint32_t pushes(uint32_t op, uint32_t arg)
+{
+    if (op <= NV_OP_JZ) return 0u;
+    if (op <= NV_OP_LDS) return 1u;
+    if (op <= NV_OP_DROP) return 0u;
+    if (op <= NV_OP_NEG) return 1u;
+    if (op <= NV_OP_PKWSET) return 0u;
+    if (op <= NV_OP_OR) return 1u;
+    return arg == NV_BI_SEND ? 0u : 1u;
+}
+
+/* NV_OK if the operand is in range for its opcode; operands an opcode does
+ * not use must be 0, so that every module has one encoding. */
+/*@ requires \valid_read(p);
+    assigns \nothing;
+    ensures \result == NV_OK || \result == NV_E_OPCODE || \result == NV_E_OPERAND ||
+            \result == NV_E_BUILTIN;
+    ensures \result == NV_OK ==> op < NV_OP_COUNT && nv_arg_ok(p, op, arg);
+*/
+static uint32_t operand_check(const struct nv_prog *p, uint32_t op, uint32_t arg)
+{
+    uint32_t lim;
+
+    if (op >= NV_OP_COUNT)
+        return NV_E_OPCODE;
+    if (op == NV_OP_JMP || op == NV_OP_JZ || op == NV_OP_LIT)
+        return NV_OK;                       /* targets: checked by the caller */
+    if (op == NV_OP_CALL) {
+        if (arg < NV_BI_COUNT) return NV_OK;
+        return NV_E_BUILTIN;
+    }
+    if (op == NV_OP_LDSX || op == NV_OP_STSX) {
+        if (NV_SX_LEN(arg) >= 1u && NV_SX_BASE(arg) + NV_SX_LEN(arg) <= p->nstate) return NV_OK;
+        return NV_E_OPERAND;
+    }
+    if (op == NV_OP_CONST) lim = p->nconst;
+    else if (op == NV_OP_LDL || op == NV_OP_STL) lim = p->nlocals;
+    else if (op == NV_OP_LDS || op == NV_OP_STS) lim = p->nstate;
+    else lim = 1u;                          /* no operand: it must be 0 */
+    if (arg < lim) return NV_OK;
+    return NV_E_OPERAND;
+}
+
+/* A path reaches t with depth nd: the first one sets it, the others must
+ * agree. */
+/*@ requires \valid(p) && t < NV_CODE_MAX && nd <= NV_STACK_MAX;
+    assigns p->depth[t];
+    ensures \result != 0 ==> p->depth[t] == nd;
+    ensures \old(p->depth[t]) != NV_UNSET ==> p->depth[t] == \old(p->depth[t]);
+*/
+static int join(struct nv_prog *p, uint32_t t, uint32_t nd)
+{
+    if (p->depth[t] == NV_UNSET) {
+        p->depth[t] = (uint8_t)nd;
+        return 1;
+    }
+    return p->depth[t] == nd;
+}
+
+/*@ requires \valid(r);
+    assigns *r;
+    ensures r->reason == e && r->pc == pc && r->value == v && \result == e;
+*/
+static uint32_t reject(struct nv_reject *r, uint32_t e, uint32_t pc, uint32_t v)
+{
+    r->reason = e;
+    r->pc = pc;
+    r->value = v;
+    return e;
+}
+
+/* Check the instruction at pc, whose depth is set, and pass its depth on to
+ * its successors.  Only depths not yet set change.  Returns NV_OK, or a
+ * reason plus 256 times the offending value (an operand, a depth). */
+/*@ requires \valid(p);
+    requires 1 <= p->len <= NV_CODE_MAX && pc < p->len;
+    requires p->depth[pc] <= NV_STACK_MAX;
+    requires \forall integer q; pc < q < p->len ==>
+               p->depth[q] == NV_UNSET || p->depth[q] <= NV_STACK_MAX;
+    assigns p->depth[pc + 1 .. p->len - 1];
+    ensures \result % 256 < NV_E_COUNT;
+    ensures \result != NV_OK ==> \result % 256 != NV_OK;
+    ensures \forall integer q; pc < q < p->len ==>
+              \old(p->depth[q]) != NV_UNSET ==> p->depth[q] == \old(p->depth[q]);
+    ensures \forall integer q; pc < q < p->len ==>
+              p->depth[q] == NV_UNSET || p->depth[q] <= NV_STACK_MAX;
+    ensures \result == NV_OK ==> nv_shape_ok(p, pc);
+*/
+static uint32_t check_insn(struct nv_prog *p, uint32_t pc)
+{
+    uint32_t len = p->len, w = p->code[pc], op = w % 256u, arg = w / 256u;
+    uint32_t d = p->depth[pc], po, pu, nd, e;
+
+    e = operand_check(p, op, arg);
+    if (e != NV_OK)
+        return e + 256u * (e == NV_E_OPCODE ? op : arg);
+    po = pops(op, arg);
+    pu = pushes(op, arg);
+    if (d < po) return NV_E_UNDERFLOW + 256u * d;
+    nd = d - po + pu;
+    if (nd > NV_STACK_MAX) return NV_E_OVERFLOW + 256u * nd;
+    if (op == NV_OP_RET && d != 1u) return NV_E_RETDEPTH + 256u * d;
+    if (op != NV_OP_RET && op != NV_OP_JMP) {
+        if (pc + 1u >= len) return NV_E_FALLOFF;
+        if (!join(p, pc + 1u, nd)) return NV_E_MISMATCH + 256u * nd;
+    }
+    if (op == NV_OP_JMP || op == NV_OP_JZ) {
+        if (arg <= pc || arg >= len) return NV_E_JUMP + 256u * arg;
+        if (!join(p, arg, nd)) return NV_E_MISMATCH + 256u * nd;
+    }
+    return NV_OK;
+}
+
+/* Forward: every instruction's shape and the stack depth before it.  Jumps
+ * go forward, so every path into pc has been seen before pc. */
+/*@ requires \valid(p) && \valid(r) && \separated(p, r);
+    requires 1 <= p->len <= NV_CODE_MAX;
+    assigns p->depth[0 .. NV_CODE_MAX - 1], *r;
+    ensures \result < NV_E_COUNT;
+    ensures \result != NV_OK ==> r->reason == \result;
+    ensures \result == NV_OK ==> p->depth[0] == 0 &&
+              \forall integer q; 0 <= q < p->len ==> nv_shape_ok(p, q);
+*/
+static uint32_t shape_pass(struct nv_prog *p, struct nv_reject *r)
+{
+    uint32_t len = p->len, pc, i, e;
+
+    /*@ loop invariant 0 <= i <= len;
+        loop invariant \forall integer q; 0 <= q < i ==> p->depth[q] == NV_UNSET;
+        loop assigns i, p->depth[0 .. len - 1];
+        loop variant len - i;
+    */
+    for (i = 0u; i < len; i++)
+        p->depth[i] = NV_UNSET;
+    p->depth[0] = 0u;
+
+    /*@ loop invariant 0 <= pc <= len;
+        loop invariant p->depth[0] == 0;
+        loop invariant \forall integer q; 0 <= q < pc ==>
+                         p->depth[q] <= NV_STACK_MAX && nv_shape_ok(p, q);
+        loop invariant \forall integer q; pc <= q < len ==>
+                         p->depth[q] == NV_UNSET || p->depth[q] <= NV_STACK_MAX;
+        loop assigns pc, e, p->depth[0 .. len - 1];
+        loop variant len - pc;
+    */
+    for (pc = 0u; pc < len; pc++) {
+        if (p->depth[pc] == NV_UNSET)       /* unreachable: checked as if entered empty */
+            p->depth[pc] = 0u;
+        e = check_insn(p, pc);
+        if (e != NV_OK) {
+            (void)reject(r, e % 256u, pc, e / 256u);
+            return e % 256u;
+        }
+    }
+    return NV_OK;
+}
+
+/* Backward: the worst cost from pc to the end is the instruction's own plus
+ * its worst successor's, which lies after it.  Costs cannot overflow: a
+ * path visits each instruction at most once. */
+/*@ requires \valid(p) && 1 <= p->len <= NV_CODE_MAX;
+    requires \forall integer q; 0 <= q < p->len ==> nv_shape_ok(p, q);
+    assigns p->cost[0 .. NV_CODE_MAX - 1], p->ccost[0 .. NV_CODE_MAX - 1],
+            p->scost[0 .. NV_CODE_MAX - 1];
+    ensures \forall integer q; 0 <= q < p->len ==> nv_cost_ok(p, q);
+*/
+static void cost_pass(struct nv_prog *p)
+{
+    uint32_t len = p->len, pc = len;
+
+    /*@ loop invariant 0 <= pc <= len;
+        loop invariant \forall integer q; pc <= q < len ==> nv_cost_ok(p, q) &&
+                         p->cost[q] <= len - q && p->scost[q] <= len - q &&
+                         0 <= p->ccost[q] <= NV_CYC_MAX * (len - q);
+        loop assigns pc, p->cost[0 .. len - 1], p->ccost[0 .. len - 1], p->scost[0 .. len - 1];
+        loop variant pc;
+    */
+    while (pc > 0u) {
+        uint32_t w, op, arg, c = 0u, cc = 0u, sc = 0u;
+        pc--;
+        w = p->code[pc];
+        op = w % 256u;
+        arg = w / 256u;
+        /*@ assert nv_shape_ok(p, pc); */
+        if (op != NV_OP_RET && op != NV_OP_JMP) {
+            c = p->cost[pc + 1u];
+            cc = (uint32_t)p->ccost[pc + 1u];
+            sc = p->scost[pc + 1u];
+        }
+        if (op == NV_OP_JMP || op == NV_OP_JZ) {
+            if (p->cost[arg] > c) c = p->cost[arg];
+            if ((uint32_t)p->ccost[arg] > cc) cc = (uint32_t)p->ccost[arg];
+            if (p->scost[arg] > sc) sc = p->scost[arg];
+        }
+        p->cost[pc] = (uint16_t)(1u + c);
+        p->ccost[pc] = (int32_t)(nv_op_cycles(op, arg) + cc);
+        p->scost[pc] = (uint16_t)((op == NV_OP_CALL && arg == NV_BI_SEND ? 1u : 0u) + sc);
+    }
+}
+
+uint32_t nv_verify(struct nv_prog *p, uint32_t budget, struct nv_reject *r)
+{
+    uint32_t e;
+
+    p->verified = 0u;
+    if (p->len < 1u || p->len > NV_CODE_MAX)
+        return reject(r, NV_E_LEN, 0u, p->len);
+    if (p->nconst > NV_CONST_MAX || p->nlocals > NV_LOCALS_MAX || p->nstate > NV_STATE_MAX)
+        return reject(r, NV_E_TABLES, 0u, 0u);
+    e = shape_pass(p, r);
+    if (e != NV_OK)
+        return e;       /* *r says why */
+    cost_pass(p);
+    if (p->cost[0] > budget)
+        return reject(r, NV_E_BUDGET, 0u, p->cost[0]);
+    if (p->scost[0] > NV_SENDS_MAX)
+        return reject(r, NV_E_SENDS, 0u, p->scost[0]);
+    p->verified = NV_VERIFIED;
+    return reject(r, NV_OK, 0u, 0u);
+}
+
+const char *nv_reject_text(uint32_t reason)
+{
+    switch (reason) {
+    case NV_OK:          return "accepted";
+    case NV_E_LEN:       return "no code, or more instructions than the limit";
+    case NV_E_TABLES:    return "more constants, locals or state words than the limits";
+    case NV_E_OPCODE:    return "unknown opcode";
+    case NV_E_OPERAND:   return "operand out of range";
+    case NV_E_BUILTIN:   return "unknown built-in";
+    case NV_E_JUMP:      return "jump target not after the jump or outside the code";
+    case NV_E_FALLOFF:   return "the code runs off its end";
+    case NV_E_UNDERFLOW: return "operand stack underflow";
+    case NV_E_OVERFLOW:  return "operand stack overflow";
+    case NV_E_MISMATCH:  return "paths reach an instruction with different stack depths";
+    case NV_E_RETDEPTH:  return "return leaves values on the stack";
+    case NV_E_BUDGET:    return "worst case exceeds the budget";
+    case NV_E_SENDS:     return "more sends than the limit";
+    default:             return "unknown reason";
+    }
+}
