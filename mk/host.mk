@@ -16,7 +16,7 @@
 #           the mutants of nc_vfio.c, nc_hmcast.c and nc_hbarrier.c;
 #           build/tests/nicvm/test_nicvm and the verifier's mutants,
 #           build/fuzz/fuzz_nicvm.
-# Targets:  host.
+# Targets:  host, nicvm-cost.
 # Suites:   tests/nicoll/unit, tests/host/suite, tests/board/suite,
 #           tests/timeline/suite, tests/dissector/suite, tests/hmcast/suite,
 #           tests/hbarrier/suite, tests/nicvm/suite.
@@ -244,6 +244,19 @@ $(BUILD)/tests/nicvm/test_nicvm: tests/nicvm/test_nicvm.c $(NV_SRCS) $(NV_HDRS)
 $(BUILD)/fuzz/fuzz_nicvm: tests/fuzz/fuzz_nicvm.c $(NV_SRCS) $(NV_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -Iref/nicvm $< $(NV_SRCS) -o $@
+
+# ref/nicvm on the LANai: the cost measurements (tests/nicvm/lanai-cost, make
+# nicvm-cost) and tests/nicvm/suite's check of the cycle bound on lanai-iss.
+ALL_TARGETS += $(BUILD)/tests/nicvm/lanai_cost.elf
+$(BUILD)/tests/nicvm/lanai_cost.elf: tests/nicvm/lanai_cost.c $(NV_SRCS) $(NV_HDRS) \
+		$(BIN)/lanai-cc $(BIN)/lanai-ld $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc -O2 -Iref/nicvm $< $(NV_SRCS) -o $@ -Wl,--map,$(@:.elf=.map)
+
+.PHONY: nicvm-cost
+## nicvm-cost: measure NICVM's cycles per VM instruction on the LANai, rewrite the cycle table
+nicvm-cost: $(BIN)/lanai-cc $(BIN)/lanai-iss $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
+	python3 tests/nicvm/lanai-cost --write
 
 NV_MUTANTS := $(patsubst %.patch,%,$(notdir $(sort $(wildcard tests/nicvm/mutants/*.patch))))
 CHECK_TARGETS += $(foreach v,$(NV_MUTANTS),$(MUT)/nicvm/test_nicvm-$(v))

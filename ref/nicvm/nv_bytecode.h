@@ -24,13 +24,13 @@
 #define NV_SX_BASE(arg)  ((arg) % 4096u)
 #define NV_SX_LEN(arg)   ((arg) / 4096u)
 
-#define NV_VERIFIED   0x4E56564Bu   /* "NVVK": nv_verify accepted the module */
+#define NV_VERIFIED   0x4E56564Bull /* "NVVK": nv_verify accepted the module */
 
 /* The integer types of the arrays differ on purpose: WP's memory model
  * keeps one memory per integer type, so the verifier's writes of the costs
- * (uint16_t, int32_t) visibly leave the code and the depths (uint32_t,
- * uint8_t) alone, and the VM's writes (uint32_t values) leave the depths
- * and costs alone. */
+ * (uint16_t, int32_t) and of the verdict (uint64_t) visibly leave the code
+ * and the depths (uint32_t, uint8_t) alone, and the VM's writes (uint32_t
+ * values) leave the depths and costs alone. */
 struct nv_prog {
     /* What the compiler (or a loader) fills in. */
     uint32_t len;                    /* instructions in code[]          */
@@ -40,7 +40,7 @@ struct nv_prog {
     uint32_t code[NV_CODE_MAX];
     uint32_t konst[NV_CONST_MAX];
     /* What nv_verify computes (any input values are overwritten). */
-    uint32_t verified;               /* NV_VERIFIED once accepted       */
+    uint64_t verified;               /* NV_VERIFIED once accepted       */
     uint8_t depth[NV_CODE_MAX];      /* operand stack depth before pc   */
     uint16_t cost[NV_CODE_MAX];      /* worst VM instructions from pc to the end */
     uint16_t scost[NV_CODE_MAX];     /* worst sends from pc to the end  */

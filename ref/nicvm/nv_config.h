@@ -23,8 +23,9 @@
  *  - NV_SENDS_MAX 16: sends one activation may request; the firmware queues
  *    one NICVM send descriptor per send (seed 004 Figure 4.7).  A binary
  *    tree needs 2, a k-ary tree k.
- *  - NV_CYC_MAX 255: no VM instruction costs more LANai cycles than this
- *    (the measured table is in nv_cost.c), so cycle bounds fit in 32 bits.
+ * *  - NV_CYC_MAX 1023: no VM instruction costs more LANai cycles than this
+ *    (division, done by the runtime bit by bit, is the dearest at 530; the
+ *    measured table is in nv_cost.c), so cycle bounds fit in 32 bits.
  *  - NV_LOOP_TRIPS_MAX 256: the largest constant trip count of a loop.
  *  - NV_SRC_MAX 16 KB of source; NV_IDENT_MAX 31 characters of a name;
  *    NV_NEST_MAX 16 nested if/for blocks; NV_OPSTACK_MAX 48 pending
@@ -45,7 +46,7 @@
 #define NV_STACK_MAX       16u
 #define NV_HDR_WORDS       8u
 #define NV_SENDS_MAX       16u
-#define NV_CYC_MAX         255u
+#define NV_CYC_MAX         1023u
 #define NV_LOOP_TRIPS_MAX  256u
 #define NV_BUDGET_DEFAULT  256u
 

@@ -5,46 +5,46 @@ uint32_t nv_op_cycles(uint32_t op, uint32_t arg)
 {
     if (op == NV_OP_CALL) {
         switch (arg) {
-        case NV_BI_SIZE: return 30u;
-        case NV_BI_RANK: return 30u;
-        case NV_BI_ROOT: return 30u;
-        case NV_BI_PKWORDS: return 30u;
-        case NV_BI_SEND: return 30u;
-        default: return 30u;
+        case NV_BI_SIZE: return 38u;
+        case NV_BI_RANK: return 43u;
+        case NV_BI_ROOT: return 40u;
+        case NV_BI_PKWORDS: return 41u;
+        case NV_BI_SEND: return 109u;
+        default: return 109u;
         }
     }
     switch (op) {
-    case NV_OP_RET: return 20u;
-    case NV_OP_JMP: return 20u;
-    case NV_OP_JZ: return 20u;
-    case NV_OP_LIT: return 20u;
-    case NV_OP_CONST: return 20u;
-    case NV_OP_LDL: return 20u;
-    case NV_OP_LDS: return 20u;
-    case NV_OP_STL: return 20u;
-    case NV_OP_STS: return 20u;
-    case NV_OP_DROP: return 20u;
-    case NV_OP_LDSX: return 20u;
-    case NV_OP_PKH: return 20u;
-    case NV_OP_PKW: return 20u;
-    case NV_OP_NOT: return 20u;
-    case NV_OP_NEG: return 20u;
-    case NV_OP_STSX: return 20u;
-    case NV_OP_PKHSET: return 20u;
-    case NV_OP_PKWSET: return 20u;
-    case NV_OP_ADD: return 20u;
-    case NV_OP_SUB: return 20u;
-    case NV_OP_MUL: return 20u;
-    case NV_OP_DIV: return 20u;
-    case NV_OP_MOD: return 20u;
-    case NV_OP_EQ: return 20u;
-    case NV_OP_NE: return 20u;
-    case NV_OP_LT: return 20u;
-    case NV_OP_LE: return 20u;
-    case NV_OP_GT: return 20u;
-    case NV_OP_GE: return 20u;
-    case NV_OP_AND: return 20u;
-    case NV_OP_OR: return 20u;
+    case NV_OP_RET: return 175u;
+    case NV_OP_JMP: return 22u;
+    case NV_OP_JZ: return 32u;
+    case NV_OP_LIT: return 29u;
+    case NV_OP_CONST: return 33u;
+    case NV_OP_LDL: return 31u;
+    case NV_OP_LDS: return 34u;
+    case NV_OP_STL: return 30u;
+    case NV_OP_STS: return 32u;
+    case NV_OP_DROP: return 29u;
+    case NV_OP_LDSX: return 37u;
+    case NV_OP_PKH: return 38u;
+    case NV_OP_PKW: return 34u;
+    case NV_OP_NOT: return 32u;
+    case NV_OP_NEG: return 28u;
+    case NV_OP_STSX: return 42u;
+    case NV_OP_PKHSET: return 42u;
+    case NV_OP_PKWSET: return 39u;
+    case NV_OP_ADD: return 48u;
+    case NV_OP_SUB: return 51u;
+    case NV_OP_MUL: return 293u;
+    case NV_OP_DIV: return 530u;
+    case NV_OP_MOD: return 465u;
+    case NV_OP_EQ: return 53u;
+    case NV_OP_NE: return 50u;
+    case NV_OP_LT: return 52u;
+    case NV_OP_LE: return 55u;
+    case NV_OP_GT: return 49u;
+    case NV_OP_GE: return 52u;
+    case NV_OP_AND: return 58u;
+    case NV_OP_OR: return 55u;
     default: return NV_CYC_MAX;
     }
 }

@@ -4,8 +4,11 @@
  * from tests/nicvm/cycles.txt; do not edit.  A built-in's cost is the VM's
  * side of the call (the firmware's send callback is the firmware's to
  * count).  From cycles.txt:
- * Provisional: 20 cycles per instruction, 30 per built-in, an estimate
- * until the LANai measurement (docs/nicvm.md) replaces it.
+ * LANai cycles per VM instruction, dispatch included: lanai-cc -O2 on
+ * lanai-iss (one cycle per instruction), measured by tests/nicvm/lanai-cost
+ * (the largest of 68 runs; MUL, DIV, MOD with their worst operands).
+ * RET includes the activation's entry (130, 32 locals zeroed) and return (45).
+ * CALL_SEND includes a send callback that only returns 1.
  */
 #ifndef NV_COST_H
 #define NV_COST_H
@@ -15,43 +18,43 @@
 #include "nv_ops.h"
 
 /*@ logic integer nv_cycles(integer op, integer arg) =
-    op == NV_OP_CALL && arg == NV_BI_SIZE ? 30 :
-    op == NV_OP_CALL && arg == NV_BI_RANK ? 30 :
-    op == NV_OP_CALL && arg == NV_BI_ROOT ? 30 :
-    op == NV_OP_CALL && arg == NV_BI_PKWORDS ? 30 :
-    op == NV_OP_CALL && arg == NV_BI_SEND ? 30 :
-    op == NV_OP_CALL ? 30 :
-    op == NV_OP_RET ? 20 :
-    op == NV_OP_JMP ? 20 :
-    op == NV_OP_JZ ? 20 :
-    op == NV_OP_LIT ? 20 :
-    op == NV_OP_CONST ? 20 :
-    op == NV_OP_LDL ? 20 :
-    op == NV_OP_LDS ? 20 :
-    op == NV_OP_STL ? 20 :
-    op == NV_OP_STS ? 20 :
-    op == NV_OP_DROP ? 20 :
-    op == NV_OP_LDSX ? 20 :
-    op == NV_OP_PKH ? 20 :
-    op == NV_OP_PKW ? 20 :
-    op == NV_OP_NOT ? 20 :
-    op == NV_OP_NEG ? 20 :
-    op == NV_OP_STSX ? 20 :
-    op == NV_OP_PKHSET ? 20 :
-    op == NV_OP_PKWSET ? 20 :
-    op == NV_OP_ADD ? 20 :
-    op == NV_OP_SUB ? 20 :
-    op == NV_OP_MUL ? 20 :
-    op == NV_OP_DIV ? 20 :
-    op == NV_OP_MOD ? 20 :
-    op == NV_OP_EQ ? 20 :
-    op == NV_OP_NE ? 20 :
-    op == NV_OP_LT ? 20 :
-    op == NV_OP_LE ? 20 :
-    op == NV_OP_GT ? 20 :
-    op == NV_OP_GE ? 20 :
-    op == NV_OP_AND ? 20 :
-    op == NV_OP_OR ? 20 :
+    op == NV_OP_CALL && arg == NV_BI_SIZE ? 38 :
+    op == NV_OP_CALL && arg == NV_BI_RANK ? 43 :
+    op == NV_OP_CALL && arg == NV_BI_ROOT ? 40 :
+    op == NV_OP_CALL && arg == NV_BI_PKWORDS ? 41 :
+    op == NV_OP_CALL && arg == NV_BI_SEND ? 109 :
+    op == NV_OP_CALL ? 109 :
+    op == NV_OP_RET ? 175 :
+    op == NV_OP_JMP ? 22 :
+    op == NV_OP_JZ ? 32 :
+    op == NV_OP_LIT ? 29 :
+    op == NV_OP_CONST ? 33 :
+    op == NV_OP_LDL ? 31 :
+    op == NV_OP_LDS ? 34 :
+    op == NV_OP_STL ? 30 :
+    op == NV_OP_STS ? 32 :
+    op == NV_OP_DROP ? 29 :
+    op == NV_OP_LDSX ? 37 :
+    op == NV_OP_PKH ? 38 :
+    op == NV_OP_PKW ? 34 :
+    op == NV_OP_NOT ? 32 :
+    op == NV_OP_NEG ? 28 :
+    op == NV_OP_STSX ? 42 :
+    op == NV_OP_PKHSET ? 42 :
+    op == NV_OP_PKWSET ? 39 :
+    op == NV_OP_ADD ? 48 :
+    op == NV_OP_SUB ? 51 :
+    op == NV_OP_MUL ? 293 :
+    op == NV_OP_DIV ? 530 :
+    op == NV_OP_MOD ? 465 :
+    op == NV_OP_EQ ? 53 :
+    op == NV_OP_NE ? 50 :
+    op == NV_OP_LT ? 52 :
+    op == NV_OP_LE ? 55 :
+    op == NV_OP_GT ? 49 :
+    op == NV_OP_GE ? 52 :
+    op == NV_OP_AND ? 58 :
+    op == NV_OP_OR ? 55 :
     NV_CYC_MAX;
 */
 

@@ -90,16 +90,14 @@ static uint32_t reject(struct nv_reject *r, uint32_t e, uint32_t pc, uint32_t v)
 }
 
 /* Check the instruction at pc, whose depth is set, and pass its depth on to
- * its successors.  Only depths not yet set change.  Returns NV_OK, or a
- * reason plus 256 times the offending value (an operand, a depth). */
+ * its successors.  Only depths not yet set change. */
 /*@ requires \valid(p);
     requires 1 <= p->len <= NV_CODE_MAX && pc < p->len;
     requires p->depth[pc] <= NV_STACK_MAX;
     requires \forall integer q; pc < q < p->len ==>
                p->depth[q] == NV_UNSET || p->depth[q] <= NV_STACK_MAX;
     assigns p->depth[pc + 1 .. p->len - 1];
-    ensures \result % 256 < NV_E_COUNT;
-    ensures \result != NV_OK ==> \result % 256 != NV_OK;
+    ensures \result < NV_E_COUNT;
     ensures \forall integer q; pc < q < p->len ==>
               \old(p->depth[q]) != NV_UNSET ==> p->depth[q] == \old(p->depth[q]);
     ensures \forall integer q; pc < q < p->len ==>
@@ -113,22 +111,45 @@ static uint32_t check_insn(struct nv_prog *p, uint32_t pc)
 
     e = operand_check(p, op, arg);
     if (e != NV_OK)
-        return e + 256u * (e == NV_E_OPCODE ? op : arg);
+        return e;
     po = pops(op, arg);
     pu = pushes(op, arg);
-    if (d < po) return NV_E_UNDERFLOW + 256u * d;
+    if (d < po) return NV_E_UNDERFLOW;
     nd = d - po + pu;
-    if (nd > NV_STACK_MAX) return NV_E_OVERFLOW + 256u * nd;
-    if (op == NV_OP_RET && d != 1u) return NV_E_RETDEPTH + 256u * d;
+    if (nd > NV_STACK_MAX) return NV_E_OVERFLOW;
+    if (op == NV_OP_RET && d != 1u) return NV_E_RETDEPTH;
+    /*@ assert op < NV_OP_COUNT && nv_arg_ok(p, op, arg); */
+    /*@ assert nv_pops(op, arg) <= d && nd == d - nv_pops(op, arg) + nv_pushes(op, arg); */
     if (op != NV_OP_RET && op != NV_OP_JMP) {
         if (pc + 1u >= len) return NV_E_FALLOFF;
-        if (!join(p, pc + 1u, nd)) return NV_E_MISMATCH + 256u * nd;
+        if (!join(p, pc + 1u, nd)) return NV_E_MISMATCH;
+        /*@ assert p->depth[pc + 1] == nd; */
     }
+    /*@ assert nv_falls(op) ==> pc + 1 < len && p->depth[pc + 1] == nd; */
     if (op == NV_OP_JMP || op == NV_OP_JZ) {
-        if (arg <= pc || arg >= len) return NV_E_JUMP + 256u * arg;
-        if (!join(p, arg, nd)) return NV_E_MISMATCH + 256u * nd;
+        if (arg <= pc || arg >= len) return NV_E_JUMP;
+        if (!join(p, arg, nd)) return NV_E_MISMATCH;
+        /*@ assert p->depth[arg] == nd; */
     }
+    /*@ assert nv_falls(op) ==> p->depth[pc + 1] == nd; */
+    /*@ assert nv_jumps(op) ==> pc < arg < len && p->depth[arg] == nd; */
+    /*@ assert p->depth[pc] == d; */
     return NV_OK;
+}
+
+/* The number a rejection at pc names: the opcode, the operand or a depth. */
+/*@ requires \valid_read(p) && pc < NV_CODE_MAX;
+    assigns \nothing;
+*/
+static uint32_t reject_value(const struct nv_prog *p, uint32_t pc, uint32_t e)
+{
+    uint32_t w = p->code[pc], op = w % 256u, arg = w / 256u, d = p->depth[pc];
+    uint32_t up;
+    if (e == NV_E_OPCODE) return op;
+    if (e == NV_E_OPERAND || e == NV_E_BUILTIN || e == NV_E_JUMP) return arg;
+    if (e == NV_E_UNDERFLOW || e == NV_E_RETDEPTH) return d;
+    up = d + pushes(op, arg);                /* OVERFLOW, MISMATCH: the new depth */
+    return up >= pops(op, arg) ? up - pops(op, arg) : 0u;
 }
 
 /* Forward: every instruction's shape and the stack depth before it.  Jumps
@@ -138,6 +159,7 @@ static uint32_t check_insn(struct nv_prog *p, uint32_t pc)
     assigns p->depth[0 .. NV_CODE_MAX - 1], *r;
     ensures \result < NV_E_COUNT;
     ensures \result != NV_OK ==> r->reason == \result;
+    ensures \result == NV_OK ==> r->reason == \old(r->reason);
     ensures \result == NV_OK ==> p->depth[0] == 0 &&
               \forall integer q; 0 <= q < p->len ==> nv_shape_ok(p, q);
 */
@@ -168,8 +190,8 @@ static uint32_t shape_pass(struct nv_prog *p, struct nv_reject *r)
             p->depth[pc] = 0u;
         e = check_insn(p, pc);
         if (e != NV_OK) {
-            (void)reject(r, e % 256u, pc, e / 256u);
-            return e % 256u;
+            (void)reject(r, e, pc, reject_value(p, pc, e));
+            return e;
         }
     }
     return NV_OK;
@@ -222,6 +244,8 @@ uint32_t nv_verify(struct nv_prog *p, uint32_t budget, struct nv_reject *r)
 {
     uint32_t e;
 
+    /* *r first: once the facts about p hold, only p->verified is written. */
+    (void)reject(r, NV_OK, 0u, 0u);
     p->verified = 0u;
     if (p->len < 1u || p->len > NV_CODE_MAX)
         return reject(r, NV_E_LEN, 0u, p->len);
@@ -236,7 +260,7 @@ uint32_t nv_verify(struct nv_prog *p, uint32_t budget, struct nv_reject *r)
     if (p->scost[0] > NV_SENDS_MAX)
         return reject(r, NV_E_SENDS, 0u, p->scost[0]);
     p->verified = NV_VERIFIED;
-    return reject(r, NV_OK, 0u, 0u);
+    return NV_OK;
 }
 
 const char *nv_reject_text(uint32_t reason)
