@@ -1,7 +1,9 @@
 #!/bin/bash
 # Write the proof reports beside the code from the logs of proofs/run.sh:
-# ref/proto/PROOF-REPORT.md and ref/tree/PROOF-REPORT.md.  One table per
-# module (goals and who proved them), one row per function.
+# ref/proto/PROOF-REPORT.md, ref/tree/PROOF-REPORT.md and
+# ref/nicvm/PROOF-REPORT.md, each only when one of the given modules is in
+# its directory.  One table per module (goals and who proved them), one row
+# per function.
 #   proofs/report.sh <logdir> <module>...
 set -u
 cd "$(dirname "$0")/.."
@@ -14,7 +16,10 @@ done < proofs/modules.txt
 fc=$(frama-c -version 2>/dev/null | head -1)
 why=$(why3 --version 2>/dev/null | head -1)
 mods=("$@")
-for dir in proto tree; do
+for dir in proto tree nicvm; do
+    mine=0
+    for m in "${mods[@]}"; do case ${src[$m]} in ref/$dir/*) mine=1 ;; esac; done
+    [ $mine -eq 1 ] || continue
     rep=ref/$dir/PROOF-REPORT.md
     {
         echo "# Proof report: ref/$dir"

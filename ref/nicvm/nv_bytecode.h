@@ -92,17 +92,25 @@ struct nv_prog {
     (nv_jumps(op) ==> pc < arg < p->len &&
        p->depth[arg] == d - nv_pops(op, arg) + nv_pushes(op, arg));
 
-  // The costs at pc cover the instruction and the worst successor.
-  predicate nv_cost_ok(struct nv_prog *p, integer pc) =
-    \let w = p->code[pc]; \let op = nv_op(w); \let arg = nv_arg(w);
-    p->cost[pc] >= 1 && p->ccost[pc] >= nv_cycles(op, arg) &&
+  // The costs at pc cover the instruction and the worst successor: VM
+  // instructions, LANai cycles, sends.
+  predicate nv_icost_ok(struct nv_prog *p, integer pc) =
+    \let op = nv_op(p->code[pc]); \let arg = nv_arg(p->code[pc]);
+    p->cost[pc] >= 1 &&
+    (nv_falls(op) ==> p->cost[pc] >= 1 + p->cost[pc + 1]) &&
+    (nv_jumps(op) ==> p->cost[pc] >= 1 + p->cost[arg]);
+  predicate nv_ccost_ok(struct nv_prog *p, integer pc) =
+    \let op = nv_op(p->code[pc]); \let arg = nv_arg(p->code[pc]);
+    p->ccost[pc] >= nv_cycles(op, arg) &&
+    (nv_falls(op) ==> p->ccost[pc] >= nv_cycles(op, arg) + p->ccost[pc + 1]) &&
+    (nv_jumps(op) ==> p->ccost[pc] >= nv_cycles(op, arg) + p->ccost[arg]);
+  predicate nv_scost_ok(struct nv_prog *p, integer pc) =
+    \let op = nv_op(p->code[pc]); \let arg = nv_arg(p->code[pc]);
     p->scost[pc] >= nv_sends(op, arg) &&
-    (nv_falls(op) ==> p->cost[pc] >= 1 + p->cost[pc + 1] &&
-       p->ccost[pc] >= nv_cycles(op, arg) + p->ccost[pc + 1] &&
-       p->scost[pc] >= nv_sends(op, arg) + p->scost[pc + 1]) &&
-    (nv_jumps(op) ==> p->cost[pc] >= 1 + p->cost[arg] &&
-       p->ccost[pc] >= nv_cycles(op, arg) + p->ccost[arg] &&
-       p->scost[pc] >= nv_sends(op, arg) + p->scost[arg]);
+    (nv_falls(op) ==> p->scost[pc] >= nv_sends(op, arg) + p->scost[pc + 1]) &&
+    (nv_jumps(op) ==> p->scost[pc] >= nv_sends(op, arg) + p->scost[arg]);
+  predicate nv_cost_ok(struct nv_prog *p, integer pc) =
+    nv_icost_ok(p, pc) && nv_ccost_ok(p, pc) && nv_scost_ok(p, pc);
 
   predicate nv_verified(struct nv_prog *p) =
     1 <= p->len <= NV_CODE_MAX && p->nconst <= NV_CONST_MAX &&

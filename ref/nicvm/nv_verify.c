@@ -65,8 +65,9 @@ static uint32_t operand_check(const struct nv_prog *p, uint32_t op, uint32_t arg
  * agree. */
 /*@ requires \valid(p) && t < NV_CODE_MAX && nd <= NV_STACK_MAX;
     assigns p->depth[t];
-    ensures \result != 0 ==> p->depth[t] == nd;
-    ensures \old(p->depth[t]) != NV_UNSET ==> p->depth[t] == \old(p->depth[t]);
+    ensures \old(p->depth[t]) == NV_UNSET ==> p->depth[t] == nd && \result != 0;
+    ensures \old(p->depth[t]) != NV_UNSET ==> p->depth[t] == \old(p->depth[t]) &&
+              (\result != 0 <==> p->depth[t] == nd);
 */
 static int join(struct nv_prog *p, uint32_t t, uint32_t nd)
 {
@@ -211,8 +212,12 @@ static void cost_pass(struct nv_prog *p)
     uint32_t len = p->len, pc = len;
 
     /*@ loop invariant 0 <= pc <= len;
-        loop invariant \forall integer q; pc <= q < len ==> nv_cost_ok(p, q) &&
-                         p->cost[q] <= len - q && p->scost[q] <= len - q &&
+        loop invariant \forall integer q; pc <= q < len ==> nv_icost_ok(p, q);
+        loop invariant \forall integer q; pc <= q < len ==> nv_ccost_ok(p, q);
+        loop invariant \forall integer q; pc <= q < len ==> nv_scost_ok(p, q);
+        loop invariant \forall integer q; pc <= q < len ==> p->cost[q] <= len - q;
+        loop invariant \forall integer q; pc <= q < len ==> p->scost[q] <= len - q;
+        loop invariant \forall integer q; pc <= q < len ==>
                          0 <= p->ccost[q] <= NV_CYC_MAX * (len - q);
         loop assigns pc, p->cost[0 .. len - 1], p->ccost[0 .. len - 1], p->scost[0 .. len - 1];
         loop variant pc;
@@ -237,6 +242,7 @@ static void cost_pass(struct nv_prog *p)
         p->cost[pc] = (uint16_t)(1u + c);
         p->ccost[pc] = (int32_t)(nv_op_cycles(op, arg) + cc);
         p->scost[pc] = (uint16_t)((op == NV_OP_CALL && arg == NV_BI_SEND ? 1u : 0u) + sc);
+        /*@ assert nv_icost_ok(p, pc) && nv_ccost_ok(p, pc) && nv_scost_ok(p, pc); */
     }
 }
 
