@@ -75,7 +75,7 @@ static void disasm(const struct nv_compiler *c)
     for (pc = 0; pc < p->len; pc++) {
         uint32_t w = p->code[pc], op = w % 256u, arg = w / 256u;
         printf("  %-5u %5u:%-4u %4u %5u %6u %5u  %s", pc, c->line[pc], c->col[pc], p->depth[pc],
-               p->cost[pc], (unsigned)p->ccost[pc], p->scost[pc], nv_op_name(op));
+               p->cost[pc], (unsigned)p->ccost[pc], (unsigned)p->scost[pc], nv_op_name(op));
         if (op == NV_OP_LIT)
             printf(" %d", arg < 0x800000u ? (int)arg : (int)arg - 0x1000000);
         else if (op != NV_OP_RET && op != NV_OP_DROP && (op < NV_OP_NOT || op > NV_OP_NEG) &&
@@ -178,7 +178,7 @@ int main(int argc, char **argv)
         printf("%s: accepted: %u instructions (%u bytes), worst case per activation: "
                "%u VM instructions, %u LANai cycles, %u sends (budget %lu)\n",
                argv[i], comp.prog.len, comp.prog.len * 4u, comp.prog.cost[0], (unsigned)comp.prog.ccost[0],
-               comp.prog.scost[0], budget);
+               (unsigned)comp.prog.scost[0], budget);
         if (do_disasm) disasm(&comp);
         if (do_run) {
             uint32_t hdr[NV_HDR_WORDS] = { 0 }, payload[16] = { 0 }, state[NV_STATE_MAX] = { 0 };

@@ -28,7 +28,8 @@
 
 /* The integer types of the arrays differ on purpose: WP's memory model
  * keeps one memory per integer type, so the verifier's writes of the costs
- * (uint16_t, int32_t) and of the verdict (uint64_t) visibly leave the code
+ * (uint16_t, int16_t, int32_t: one type each) and of the verdict
+ * (uint64_t) visibly leave the code
  * and the depths (uint32_t, uint8_t) alone, and the VM's writes (uint32_t
  * values) leave the depths and costs alone. */
 struct nv_prog {
@@ -43,7 +44,7 @@ struct nv_prog {
     uint64_t verified;               /* NV_VERIFIED once accepted       */
     uint8_t depth[NV_CODE_MAX];      /* operand stack depth before pc   */
     uint16_t cost[NV_CODE_MAX];      /* worst VM instructions from pc to the end */
-    uint16_t scost[NV_CODE_MAX];     /* worst sends from pc to the end  */
+    int16_t scost[NV_CODE_MAX];      /* worst sends from pc to the end  */
     int32_t ccost[NV_CODE_MAX];      /* worst LANai cycles from pc to the end */
 };
 
@@ -93,22 +94,23 @@ struct nv_prog {
        p->depth[arg] == d - nv_pops(op, arg) + nv_pushes(op, arg));
 
   // The costs at pc cover the instruction and the worst successor: VM
-  // instructions, LANai cycles, sends.
+  // instructions, LANai cycles, sends.  (pc < arg repeats nv_shape_ok's
+  // fact, so that each predicate alone says which costs it reads.)
   predicate nv_icost_ok(struct nv_prog *p, integer pc) =
     \let op = nv_op(p->code[pc]); \let arg = nv_arg(p->code[pc]);
     p->cost[pc] >= 1 &&
     (nv_falls(op) ==> p->cost[pc] >= 1 + p->cost[pc + 1]) &&
-    (nv_jumps(op) ==> p->cost[pc] >= 1 + p->cost[arg]);
+    (nv_jumps(op) ==> pc < arg && p->cost[pc] >= 1 + p->cost[arg]);
   predicate nv_ccost_ok(struct nv_prog *p, integer pc) =
     \let op = nv_op(p->code[pc]); \let arg = nv_arg(p->code[pc]);
     p->ccost[pc] >= nv_cycles(op, arg) &&
     (nv_falls(op) ==> p->ccost[pc] >= nv_cycles(op, arg) + p->ccost[pc + 1]) &&
-    (nv_jumps(op) ==> p->ccost[pc] >= nv_cycles(op, arg) + p->ccost[arg]);
+    (nv_jumps(op) ==> pc < arg && p->ccost[pc] >= nv_cycles(op, arg) + p->ccost[arg]);
   predicate nv_scost_ok(struct nv_prog *p, integer pc) =
     \let op = nv_op(p->code[pc]); \let arg = nv_arg(p->code[pc]);
     p->scost[pc] >= nv_sends(op, arg) &&
     (nv_falls(op) ==> p->scost[pc] >= nv_sends(op, arg) + p->scost[pc + 1]) &&
-    (nv_jumps(op) ==> p->scost[pc] >= nv_sends(op, arg) + p->scost[arg]);
+    (nv_jumps(op) ==> pc < arg && p->scost[pc] >= nv_sends(op, arg) + p->scost[arg]);
   predicate nv_cost_ok(struct nv_prog *p, integer pc) =
     nv_icost_ok(p, pc) && nv_ccost_ok(p, pc) && nv_scost_ok(p, pc);
 

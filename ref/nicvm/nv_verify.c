@@ -216,14 +216,14 @@ static void cost_pass(struct nv_prog *p)
         loop invariant \forall integer q; pc <= q < len ==> nv_ccost_ok(p, q);
         loop invariant \forall integer q; pc <= q < len ==> nv_scost_ok(p, q);
         loop invariant \forall integer q; pc <= q < len ==> p->cost[q] <= len - q;
-        loop invariant \forall integer q; pc <= q < len ==> p->scost[q] <= len - q;
+        loop invariant \forall integer q; pc <= q < len ==> 0 <= p->scost[q] <= len - q;
         loop invariant \forall integer q; pc <= q < len ==>
                          0 <= p->ccost[q] <= NV_CYC_MAX * (len - q);
         loop assigns pc, p->cost[0 .. len - 1], p->ccost[0 .. len - 1], p->scost[0 .. len - 1];
         loop variant pc;
     */
     while (pc > 0u) {
-        uint32_t w, op, arg, c = 0u, cc = 0u, sc = 0u;
+        uint32_t w, op, arg, c = 0u, cc = 0u, sc = 0u, own;
         pc--;
         w = p->code[pc];
         op = w % 256u;
@@ -232,16 +232,17 @@ static void cost_pass(struct nv_prog *p)
         if (op != NV_OP_RET && op != NV_OP_JMP) {
             c = p->cost[pc + 1u];
             cc = (uint32_t)p->ccost[pc + 1u];
-            sc = p->scost[pc + 1u];
+            sc = (uint32_t)p->scost[pc + 1u];
         }
         if (op == NV_OP_JMP || op == NV_OP_JZ) {
             if (p->cost[arg] > c) c = p->cost[arg];
             if ((uint32_t)p->ccost[arg] > cc) cc = (uint32_t)p->ccost[arg];
-            if (p->scost[arg] > sc) sc = p->scost[arg];
+            if ((uint32_t)p->scost[arg] > sc) sc = (uint32_t)p->scost[arg];
         }
         p->cost[pc] = (uint16_t)(1u + c);
-        p->ccost[pc] = (int32_t)(nv_op_cycles(op, arg) + cc);
-        p->scost[pc] = (uint16_t)((op == NV_OP_CALL && arg == NV_BI_SEND ? 1u : 0u) + sc);
+        own = nv_op_cycles(op, arg);
+        p->ccost[pc] = (int32_t)(own + cc);
+        p->scost[pc] = (int16_t)((op == NV_OP_CALL && arg == NV_BI_SEND ? 1u : 0u) + sc);
         /*@ assert nv_icost_ok(p, pc) && nv_ccost_ok(p, pc) && nv_scost_ok(p, pc); */
     }
 }
@@ -263,8 +264,8 @@ uint32_t nv_verify(struct nv_prog *p, uint32_t budget, struct nv_reject *r)
     cost_pass(p);
     if (p->cost[0] > budget)
         return reject(r, NV_E_BUDGET, 0u, p->cost[0]);
-    if (p->scost[0] > NV_SENDS_MAX)
-        return reject(r, NV_E_SENDS, 0u, p->scost[0]);
+    if (p->scost[0] > (int16_t)NV_SENDS_MAX)
+        return reject(r, NV_E_SENDS, 0u, (uint32_t)p->scost[0]);
     p->verified = NV_VERIFIED;
     return NV_OK;
 }

@@ -39,7 +39,7 @@ static void run(const struct nv_prog *p, uint32_t words)
     env.state = state;
     env.send = no_send;
     nv_run(p, &env, 65535u, &res);
-    if (res.steps > p->cost[0] || res.sends > p->scost[0] || res.stop == NV_STOP_BUDGET ||
+    if (res.steps > p->cost[0] || res.sends > (unsigned)p->scost[0] || res.stop == NV_STOP_BUDGET ||
         res.stop >= NV_STOP_COUNT)
         abort();
     free(hdr); free(pay); free(state);

@@ -133,8 +133,8 @@ static void test_bcast(const char *dir)
     ok(check_src(src, NV_BUDGET_DEFAULT, &r) == 0, "seed 004 Figure 4.3's module is accepted");
     print_errors();
     printf("# bcast.nvm: %u instructions, bound %u VM instructions, %u LANai cycles, %u sends\n",
-           comp.prog.len, comp.prog.cost[0], (unsigned)comp.prog.ccost[0], comp.prog.scost[0]);
-    ok(comp.prog.scost[0] == 2, "its send bound is 2 (a binary tree)");
+           comp.prog.len, comp.prog.cost[0], (unsigned)comp.prog.ccost[0], (unsigned)comp.prog.scost[0]);
+    ok((unsigned)comp.prog.scost[0] == 2, "its send bound is 2 (a binary tree)");
     for (size = 1; size <= 32; size++)
         for (root = 0; root < size; root += (size > 4 ? 3 : 1))
             for (rank = 0; rank < size; rank++) {
@@ -181,7 +181,7 @@ static void test_modules(const char *dir)
         src = read_file(path);
         errs = src ? check_src(src, NV_BUDGET_DEFAULT, &r) : 1;
         ok(errs == 0, "%s accepted (%u VM instructions, %u cycles, %u sends)", names[i],
-           comp.prog.cost[0], (unsigned)comp.prog.ccost[0], comp.prog.scost[0]);
+           comp.prog.cost[0], (unsigned)comp.prog.ccost[0], (unsigned)comp.prog.scost[0]);
         if (errs) { print_errors(); free(src); free(names[i]); continue; }
         for (rank = 0; rank < 8; rank++) {
             struct world w;
@@ -191,7 +191,7 @@ static void test_modules(const char *dir)
             for (k = 0; k < 16; k++) w.payload[k] = k * 3 + rank;
             for (act = 0; act < 4; act++) {      /* state persists */
                 nv_run(&comp.prog, &w.env, NV_BUDGET_DEFAULT, &res);
-                if (res.steps > comp.prog.cost[0] || res.sends > comp.prog.scost[0] ||
+                if (res.steps > comp.prog.cost[0] || res.sends > (unsigned)comp.prog.scost[0] ||
                     res.stop != NV_STOP_RETURN)
                     bad++;
             }
@@ -390,7 +390,7 @@ static void test_random_programs(uint32_t rounds)
                 nv_run(&comp.prog, &w.env, 1024, &res);
                 runs++;
                 stops[res.stop < NV_STOP_COUNT ? res.stop : 0]++;
-                if (res.steps > comp.prog.cost[0] || res.sends > comp.prog.scost[0] ||
+                if (res.steps > comp.prog.cost[0] || res.sends > (unsigned)comp.prog.scost[0] ||
                     res.sends != w.log.n || res.stop == NV_STOP_BUDGET || res.stop == NV_STOP_UNVERIFIED)
                     bad++;
                 if (res.steps > maxsteps) maxsteps = res.steps;
@@ -602,7 +602,7 @@ static void test_mutants(uint32_t rounds)
                     struct nv_result res;
                     world_init(&w, 1 + below(16), 0, 0, below(24));
                     nv_run(p, &w.env, 1024, &res);
-                    if (res.steps > p->cost[0] || res.sends > p->scost[0] || res.stop == NV_STOP_BUDGET) flip_bad++;
+                    if (res.steps > p->cost[0] || res.sends > (unsigned)p->scost[0] || res.stop == NV_STOP_BUDGET) flip_bad++;
                 }
             }
         }
