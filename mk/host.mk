@@ -11,15 +11,18 @@
 #           build/lib/libnicoll-pci.so.VERSION, build/bin/lanai-flash,
 #           build/bin/lanai-flash-cluster, build/bin/lanai-run,
 #           build/bin/lanai-timeline, build/bin/lanai-order,
-#           build/share/nicoll/nicoll.lua;
+#           build/share/nicoll/nicoll.lua,
+#           build/bin/nicvm-check (ref/nicvm's compiler and verifier);
 #           tests: build/tests/{nicoll,host,board,hmcast,hbarrier}/* (the
 #           end-to-end programs of tests/nicoll are mk/firmware.mk's), and
 #           the mutants of nc_vfio.c, nc_hmcast.c and nc_hbarrier.c, and
-#           lanai-order's (build/mutants/irregular/).
-# Targets:  host, irregular-table.
+#           lanai-order's (build/mutants/irregular/);
+#           build/tests/nicvm/test_nicvm and the verifier's mutants,
+#           build/fuzz/fuzz_nicvm.
+# Targets:  host, irregular-table, nicvm-cost.
 # Suites:   tests/nicoll/unit, tests/host/suite, tests/board/suite,
 #           tests/timeline/suite, tests/dissector/suite, tests/hmcast/suite,
-#           tests/hbarrier/suite, tests/irregular/suite.
+#           tests/hbarrier/suite, tests/irregular/suite, tests/nicvm/suite.
 # Read before mk/firmware.mk, mk/mpi.mk and mk/bench.mk: their host
 # programs compile libnicoll in, NCL_* in their prerequisites.
 
@@ -250,3 +253,50 @@ $(MUT)/irregular/lanai-order-%: tests/irregular/mutants/%.patch host/tools/lanai
 ## irregular-table: contention of the id, cco and route orderings on 10 random 64-node networks (docs/irregular.md)
 irregular-table: $(BIN)/lanai-order $(BUILD)/bin/lanai-topo
 	bash tests/irregular/table
+
+# ---- NICVM: nicvm-check and the tests of ref/nicvm (docs/nicvm.md) ---------
+# The tool compiles ref/nicvm's C unchanged, as the firmware will. The test
+# program runs under AddressSanitizer and UBSan; each verifier mutant
+# (tests/nicvm/mutants/NAME.patch) is the test program built on a patched
+# copy of ref/nicvm, which tests/nicvm/suite expects to fail.
+NV_SRCS := ref/nicvm/nv_compile.c ref/nicvm/nv_verify.c ref/nicvm/nv_vm.c ref/nicvm/nv_env.c \
+           ref/nicvm/nv_cost.c
+NV_HDRS := $(wildcard ref/nicvm/*.h)
+NV_TEST_CC := $(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra -fsanitize=address,undefined \
+              -fno-sanitize-recover=undefined
+ALL_TARGETS  += $(BIN)/nicvm-check $(BUILD)/tests/nicvm/test_nicvm $(BUILD)/fuzz/fuzz_nicvm
+CHECK_SUITES += tests/nicvm/suite
+
+$(BIN)/nicvm-check: host/tools/nicvm-check.c $(NV_SRCS) $(NV_HDRS) $(NC_VERSION_H)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(COMMON_INC) -Iref/nicvm $< $(NV_SRCS) -o $@
+
+$(BUILD)/tests/nicvm/test_nicvm: tests/nicvm/test_nicvm.c $(NV_SRCS) $(NV_HDRS)
+	@mkdir -p $(@D)
+	$(NV_TEST_CC) -Iref/nicvm $< $(NV_SRCS) -o $@
+
+# The fuzzer of the compiler and the verifier (tests/fuzz/suite runs it).
+$(BUILD)/fuzz/fuzz_nicvm: tests/fuzz/fuzz_nicvm.c $(NV_SRCS) $(NV_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -Iref/nicvm $< $(NV_SRCS) -o $@
+
+# ref/nicvm on the LANai: the cost measurements (tests/nicvm/lanai-cost, make
+# nicvm-cost) and tests/nicvm/suite's check of the cycle bound on lanai-iss.
+ALL_TARGETS += $(BUILD)/tests/nicvm/lanai_cost.elf
+$(BUILD)/tests/nicvm/lanai_cost.elf: tests/nicvm/lanai_cost.c $(NV_SRCS) $(NV_HDRS) \
+		$(BIN)/lanai-cc $(BIN)/lanai-ld $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc -O2 -Iref/nicvm $< $(NV_SRCS) -o $@ -Wl,--map,$(@:.elf=.map)
+
+.PHONY: nicvm-cost
+## nicvm-cost: measure NICVM's cycles per VM instruction on the LANai, rewrite the cycle table
+nicvm-cost: $(BIN)/lanai-cc $(BIN)/lanai-iss $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
+	python3 tests/nicvm/lanai-cost --write
+
+NV_MUTANTS := $(patsubst %.patch,%,$(notdir $(sort $(wildcard tests/nicvm/mutants/*.patch))))
+CHECK_TARGETS += $(foreach v,$(NV_MUTANTS),$(MUT)/nicvm/test_nicvm-$(v))
+$(MUT)/nicvm/test_nicvm-%: tests/nicvm/mutants/%.patch tests/nicvm/test_nicvm.c $(NV_SRCS) $(NV_HDRS) tests/lib/mutate
+	@mkdir -p $(@D)
+	bash tests/lib/mutate $< $(MUT)/nicvm/$*.src ref/nicvm
+	$(NV_TEST_CC) -I$(MUT)/nicvm/$*.src/ref/nicvm tests/nicvm/test_nicvm.c \
+	    $(addprefix $(MUT)/nicvm/$*.src/,$(NV_SRCS)) -o $@

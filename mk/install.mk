@@ -30,7 +30,8 @@ I_OWN_DIRS = $(I_LIB)/lanai $(I_INC)/nicoll $(I_INC)/lanai $(I_INC)/nicoll-mpi $
 # Every tool of build/bin, each with a man page made by help2man from its
 # own --help and --version; the NAME line of the page is here.
 INSTALL_TOOLS := lanai-cc lanai-ld lanai-iss lanai-qemu lanai-run lanai-topo lanai-profile \
-                 lanai-flash lanai-flash-cluster lanai-mpicc lanai-mpirun lanai-timeline lanai-order
+                 lanai-flash lanai-flash-cluster lanai-mpicc lanai-mpirun lanai-timeline lanai-order \
+                 nicvm-check
 MAN_NAME_lanai-cc            := compile and link C and assembly for the LANai
 MAN_NAME_lanai-ld            := link LANai objects and archives into an ELF, a flat image and a map
 MAN_NAME_lanai-iss           := run a LANai program on the reference interpreter
@@ -44,6 +45,7 @@ MAN_NAME_lanai-mpicc         := compile and link an MPI program for the emulated
 MAN_NAME_lanai-mpirun        := run an MPI program on the emulated cluster
 MAN_NAME_lanai-timeline      := turn a lanai-run run into a Chrome/Perfetto timeline
 MAN_NAME_lanai-order         := orderings, k-binomial trees and their link contention on a network
+MAN_NAME_nicvm-check         := compile and verify NICVM modules as the NIC does, with their worst case
 MAN_DIR   := $(BUILD)/share/man/man1
 MAN_PAGES := $(addprefix $(MAN_DIR)/,$(addsuffix .1,$(INSTALL_TOOLS)))
 

@@ -11,7 +11,7 @@
 # Suites:   tests/unit/ref/suite (ref/'s unit tests), proofs/suite, tests/red/suite.
 
 REF_INC      := -Iref/include -Iref/proto -Iref/tree
-REF_HDRS     := $(wildcard ref/include/*.h ref/proto/*.h ref/tree/*.h ref/red/*.h)
+REF_HDRS     := $(wildcard ref/include/*.h ref/proto/*.h ref/tree/*.h ref/red/*.h ref/nicvm/*.h)
 REF_PROTO    := $(wildcard ref/proto/*.c)
 REF_TREE     := $(wildcard ref/tree/*.c)
 REF_RED      := $(wildcard ref/red/*.c)
@@ -19,7 +19,8 @@ REF_B        := $(BUILD)/unit/ref
 REF_CFLAGS   := $(HOST_CFLAGS) -std=c99 -pedantic -Werror $(REF_INC)
 REF_LANAI    := $(LLVM_BIN)/clang --target=lanai -ffreestanding -nostdlibinc \
                 -std=c99 -O2 -Wall -Wextra -pedantic -Werror $(REF_INC)
-REF_LANAI_OBJS := $(patsubst ref/%.c,$(REF_B)/lanai/%.o,$(REF_PROTO) $(REF_TREE) $(REF_RED))
+REF_NICVM    := $(wildcard ref/nicvm/*.c)
+REF_LANAI_OBJS := $(patsubst ref/%.c,$(REF_B)/lanai/%.o,$(REF_PROTO) $(REF_TREE) $(REF_RED) $(REF_NICVM))
 
 ALL_TARGETS  += $(REF_B)/test_proto $(REF_B)/test_tree $(REF_B)/kopt $(REF_LANAI_OBJS)
 CHECK_SUITES += tests/unit/ref/suite proofs/suite

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Write the proof reports beside the code from the logs of proofs/run.sh:
-# ref/proto/PROOF-REPORT.md, ref/tree/PROOF-REPORT.md and ref/red/PROOF-REPORT.md
-# (those of the directories whose modules are given).  One table per
-# module (goals and who proved them), one row per function.
+# ref/proto/PROOF-REPORT.md, ref/tree/PROOF-REPORT.md, ref/red/PROOF-REPORT.md
+# and ref/nicvm/PROOF-REPORT.md, each only when one of the given modules is
+# in its directory.  One table per module (goals and who proved them), one
+# row per function.
 #   proofs/report.sh <logdir> <module>...
 set -u
 cd "$(dirname "$0")/.."
@@ -15,7 +16,7 @@ done < proofs/modules.txt
 fc=$(frama-c -version 2>/dev/null | head -1)
 why=$(why3 --version 2>/dev/null | head -1)
 mods=("$@")
-for dir in proto tree red; do
+for dir in proto tree red nicvm; do
     rep=ref/$dir/PROOF-REPORT.md
     # only the directories whose modules were proved in this run
     any=0
