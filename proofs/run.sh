@@ -2,7 +2,7 @@
 # Prove the ref/ cores with Frama-C/WP (+RTE) and print one table row per
 # module: module, goals, proved, seconds, cache hits.
 #
-#   proofs/run.sh [--cache MODE] [--tap] [--timeout S] [--par N] [module...]
+#   proofs/run.sh [--cache MODE] [--tap] [--timeout S] [--par N] [--jobs J] [module...]
 #
 # MODE is WP's cache mode (default: replay):
 #   replay   use proofs/cache/ where it has the goal, run the provers otherwise
@@ -13,15 +13,19 @@
 #   none     ignore the cache (timing a proof from scratch)
 # --report rewrites the proof reports beside the code (ref/*/PROOF-REPORT.md).
 # --tap prints TAP (one "ok N - proofs: <module> ..." line per module) instead
-# of the table, for tests/run.  The exit status is non-zero if any goal of any
-# module is unproved.  Logs go to $BUILD/proofs/<module>.log.
+# of the table, for tests/run.  --jobs J runs J modules at once (default: 2
+# when replaying, when nearly every goal is a cache look-up and one WP run
+# is mostly Frama-C's own single-threaded work; 1 when the provers run, so
+# that a timeout means the same on a loaded machine).  The output is in
+# module order whatever finishes first.  The exit status is non-zero if any
+# goal of any module is unproved.  Logs go to $BUILD/proofs/<module>.log.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 out=$BUILD/proofs
 mkdir -p "$out"
 
-cache=replay tap=0 report=0 timeout=${WP_TIMEOUT:-20} par=${WP_PAR:-}
+cache=replay tap=0 report=0 timeout=${WP_TIMEOUT:-20} par=${WP_PAR:-} jobs=${WP_JOBS:-}
 mods=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -30,6 +34,7 @@ while [ $# -gt 0 ]; do
         --report) report=1; shift ;;
         --timeout) timeout=$2; shift 2 ;;
         --par) par=$2; shift 2 ;;
+        --jobs) jobs=$2; shift 2 ;;
         -*) echo "proofs/run.sh: unknown option '$1'" >&2; exit 2 ;;
         *) mods+=("$1"); shift ;;
     esac
@@ -66,15 +71,19 @@ fi
 if [ -z "$par" ]; then
     case $cache in replay|offline) par=8 ;; *) par=2 ;; esac
 fi
+if [ -z "$jobs" ]; then
+    case $cache in replay|offline) jobs=2 ;; *) jobs=1 ;; esac
+fi
+case $jobs in ''|*[!0-9]*|0) echo "proofs/run.sh: --jobs '$jobs' is not a positive number" >&2; exit 2 ;; esac
 
 cachedir=$PWD/proofs/cache
 mkdir -p "$cachedir"
 fail=0 n=0
 [ $tap -eq 0 ] && printf '%-10s %6s %7s %8s %6s\n' module goals proved seconds cached
 tg=0 tp=0 ts=0
-for m in "${mods[@]}"; do
-    n=$((n + 1))
-    log=$out/$m.log
+# One WP run: its log, exit status and seconds under $out.
+prove() {
+    local m=$1 start
     start=$(date +%s.%N)
     # shellcheck disable=SC2086
     frama-c -no-autoload-plugins -load-module wp,rtegen \
@@ -85,10 +94,26 @@ for m in "${mods[@]}"; do
         -wp-cache "$cache" -wp-cache-dir "$cachedir" -wp-no-cache-env \
         -wp-session "$out/$m.session" \
         -warn-unsigned-overflow -warn-unsigned-downcast -warn-signed-downcast \
-        >"$log" 2>&1
-    rc=$?
-    secs=$(echo "$(date +%s.%N) - $start" | bc)
-    echo "$secs" > "$out/$m.seconds"
+        >"$out/$m.log" 2>&1
+    echo $? > "$out/$m.rc"
+    echo "$(date +%s.%N) - $start" | bc > "$out/$m.seconds"
+}
+running=0
+for m in "${mods[@]}"; do
+    rm -f "$out/$m.rc"
+    prove "$m" &
+    running=$((running + 1))
+    if [ $running -ge "$jobs" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+done
+wait
+for m in "${mods[@]}"; do
+    n=$((n + 1))
+    log=$out/$m.log
+    rc=$(cat "$out/$m.rc" 2>/dev/null || echo 1)
+    secs=$(cat "$out/$m.seconds" 2>/dev/null || echo 0)
     line=$(grep 'Proved goals:' "$log" | tail -1)
     goals=$(echo "$line" | sed -n 's/.*Proved goals: *\([0-9]*\) *\/ *\([0-9]*\).*/\2/p')
     proved=$(echo "$line" | sed -n 's/.*Proved goals: *\([0-9]*\) *\/ *\([0-9]*\).*/\1/p')
