@@ -359,6 +359,17 @@ static inline __attribute__((always_inline)) bool build(uint32_t peer)
     return true;
 }
 
+/* The retransmission timer runs while packets wait for their ACK: started
+ * by the first one on the wire (and by a collective, mcp_timer_need).
+ * Inlined into transmit, which runs for every packet. */
+__attribute__((always_inline)) void tx_timer_need(void)
+{
+    if (!timer_on) {
+        hal_timer0(tx_rto);
+        timer_on = true;
+    }
+}
+
 #if NC_FW_HOOK
 /* transmit's packet i with its payload elsewhere in SRAM (PD_GATHER): the
  * route and header from its buffer, then the payload. Out of line: DATA's
@@ -371,10 +382,7 @@ static __attribute__((noinline, minsize)) bool transmit_gather(uint32_t peer, st
     ((struct nc_pkt *)h)->ack = rx_ack_now(peer);
     hal_tx_gather(h, rl, NC_PKT_HDR, pd[i].payload, pd[i].len);
     c->send_next++;
-    if (!timer_on) {
-        hal_timer0(tx_rto);
-        timer_on = true;
-    }
+    tx_timer_need();
     return true;
 }
 #endif
@@ -404,10 +412,7 @@ static inline __attribute__((always_inline)) bool transmit(uint32_t peer)
     ((struct nc_pkt *)h)->ack = rx_ack_now(peer);
     hal_tx(h, rl, h + NC_PKT_HDR + pd[i].len);
     c->send_next++;
-    if (!timer_on) {
-        hal_timer0(tx_rto);
-        timer_on = true;
-    }
+    tx_timer_need();
     return true;
 }
 
@@ -831,10 +836,3 @@ void tx_timer(void)
         hal_timer0(tx_rto);
 }
 
-void tx_timer_need(void)
-{
-    if (!timer_on) {
-        hal_timer0(tx_rto);
-        timer_on = true;
-    }
-}
