@@ -937,13 +937,16 @@ bool fabric_node_link_up(const struct fabric *f, unsigned node, uint64_t t_ps)
     return node < f->t->nnodes && !link_down(f, (int)node, -1, -1, t_ps);
 }
 
-uint64_t fabric_link_change_after(const struct fabric *f, unsigned node, uint64_t t_ps)
+/* The first start or end of a link-down rule after t_ps: of node's link,
+ * or (node < 0) of any node's. */
+static uint64_t link_change_after(const struct fabric *f, int node, uint64_t t_ps)
 {
     uint64_t next = UINT64_MAX;
 
     for (unsigned i = 0; i < f->nrules; i++) {
         const struct fabric_fault_rule *r = &f->rules[i];
-        if (r->kind != FAULT_LINK_DOWN || r->node != (int)node)
+        if (r->kind != FAULT_LINK_DOWN ||
+            (node >= 0 ? r->node != node : r->node < 0 || (unsigned)r->node >= f->t->nnodes))
             continue;
         if (r->from_ps > t_ps && r->from_ps < next)
             next = r->from_ps;
@@ -953,20 +956,14 @@ uint64_t fabric_link_change_after(const struct fabric *f, unsigned node, uint64_
     return next;
 }
 
+uint64_t fabric_link_change_after(const struct fabric *f, unsigned node, uint64_t t_ps)
+{
+    return link_change_after(f, (int)node, t_ps);
+}
+
 uint64_t fabric_link_change_any_after(const struct fabric *f, uint64_t t_ps)
 {
-    uint64_t next = UINT64_MAX;
-
-    for (unsigned i = 0; i < f->nrules; i++) {
-        const struct fabric_fault_rule *r = &f->rules[i];
-        if (r->kind != FAULT_LINK_DOWN || r->node < 0 || (unsigned)r->node >= f->t->nnodes)
-            continue;
-        if (r->from_ps > t_ps && r->from_ps < next)
-            next = r->from_ps;
-        if (r->until_ps > t_ps && r->until_ps < next)
-            next = r->until_ps;
-    }
-    return next;
+    return link_change_after(f, -1, t_ps);
 }
 
 uint64_t fabric_tx_free(const struct fabric *f, unsigned node)
