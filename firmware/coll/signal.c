@@ -66,7 +66,7 @@ static struct {
 } sig_buf[SIG_BUFS];
 
 /* The host's signal: ISR.TIME2 one timer tick from now. */
-static inline void sig_raise(void) { HAL_REG(L9_IT2) = 1u; }
+static inline void sig_raise(void) { hal_timer2(1u); }
 
 static void sig_word_write(uint32_t pi);
 static void sig_start_waiting(void);

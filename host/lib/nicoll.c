@@ -126,6 +126,12 @@ static unsigned cmd_words(const union nc_cmd *c)
         case NC_MC_OP_SENDI: return offsetof(struct nc_cmd_mc_sendi, pad) / 4;
         default: return NC_CMD_WORDS;
         }
+    case NC_CMD_SIGNAL:
+        switch (c->signal.sig_op) {
+        case NC_SIG_OP_SET: return offsetof(struct nc_cmd_sig_set, pad) / 4;
+        case NC_SIG_OP_SEND: return offsetof(struct nc_cmd_sig_send, pad) / 4;
+        default: return NC_CMD_WORDS;
+        }
     default: return NC_CMD_WORDS;
     }
 }
