@@ -36,6 +36,11 @@
 #else
 #include "coll/mcast.c"
 #endif
+/* Host signals use the receive path's hook: not in the 1024-peer image,
+ * which has no hook (and no SRAM to spare). */
+#if NC_FW_HOOK
+#include "coll/signal.c"
+#endif
 #pragma clang attribute push(__attribute__((minsize)), apply_to = function)
 #include "../ref/proto/nc_mcack.c"
 #include "../ref/proto/nc_mcgroup.c"
@@ -48,4 +53,7 @@ void mcp_plugins(void)
 {
     (void)mcp_register(&nc_barrier);
     (void)mcp_register(&nc_mcast);
+#if NC_FW_HOOK
+    (void)mcp_register(&nc_signal);
+#endif
 }

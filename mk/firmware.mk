@@ -13,7 +13,7 @@
 #           tests/*/mutants/mcp_NAME.patch.
 # Targets:  firmware, run.
 # Suites:   tests/nicoll/suite, tests/plugin/suite, tests/barrier/suite, tests/mcast/suite,
-#           tests/loss/suite, tests/pipeline/suite, tests/timeout/suite.
+#           tests/loss/suite, tests/pipeline/suite, tests/timeout/suite, tests/red/signals/suite.
 # Read after mk/host.mk: the host programs compile libnicoll in (NCL_* in
 # their prerequisites).
 FW_DIR   := $(BUILD)/firmware
@@ -35,7 +35,7 @@ FW_LDFLAGS := -Wl,--mem-size,2M
 # The firmware's mutants (tests/*/mutants/mcp_NAME.patch): each is built
 # from a patched copy of firmware/, ref/ and include/ into
 # $(MUT)/firmware/mcp_NAME.img, for the suite beside it to show failing.
-FW_MUTANT_PATCHES := $(sort $(wildcard tests/*/mutants/mcp_*.patch))
+FW_MUTANT_PATCHES := $(sort $(wildcard tests/*/mutants/mcp_*.patch tests/red/signals/mutants/mcp_*.patch))
 FW_MUTANTS := $(patsubst %.patch,%,$(notdir $(FW_MUTANT_PATCHES)))
 CHECK_TARGETS += $(foreach v,$(FW_MUTANTS),$(MUT)/firmware/$(v).img)
 
@@ -96,7 +96,7 @@ $(FW_DIR)/mcp_1024.img: $(FW_DEPS)
 	    -o $(FW_DIR)/mcp_1024.elf $(FW_LDFLAGS),--image,$@,--map,$(FW_DIR)/mcp_1024.map
 
 # A mutant: the same flags, every -I pointing into the patched copy.
-$(MUT)/firmware/mcp_%.img: $$(wildcard tests/*/mutants/mcp_$$*.patch) $(FW_DEPS) tests/lib/mutate
+$(MUT)/firmware/mcp_%.img: $$(wildcard tests/*/mutants/mcp_$$*.patch tests/red/signals/mutants/mcp_$$*.patch) $(FW_DEPS) tests/lib/mutate
 	@mkdir -p $(@D)
 	bash tests/lib/mutate $< $(MUT)/firmware/mcp_$*.src firmware ref include
 	$(BIN)/lanai-cc $(patsubst -I%,-I$(MUT)/firmware/mcp_$*.src/%,$(FW_CFLAGS)) $(MUT)/firmware/mcp_$*.src/$(FW_UNIT) \
@@ -133,6 +133,28 @@ $(MUT)/plugin/relay_%.img: tests/plugin/mutants/relay_%.patch $(PLUGIN_SRCS) $(F
 $(PLUGIN_T)/host_relay.so: tests/plugin/host_relay.c tests/nicoll/pattern.h tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+# ---- host signals -----------------------------------------------------------
+# firmware/coll/signal.c and libnicoll's nc_signal_*, end to end with the
+# emulated host's signal: tests/red/signals/suite (docs/reduction.md). Its
+# firmware mutants (tests/red/signals/mutants/mcp_sig_*.patch) are built by the
+# mutant rule above; its library mutants (host_sig_*.patch) patch a copy of
+# host/ compiled into the host program, $(MUT)/signal/host_sig_NAME.so.
+SIG_T := $(BUILD)/tests/red/signals
+SIG_HOST_MUTANTS := $(patsubst tests/red/signals/mutants/%.patch,$(MUT)/signal/%.so,$(wildcard tests/red/signals/mutants/host_sig_*.patch))
+ALL_TARGETS += $(SIG_T)/host_signal.so
+CHECK_TARGETS += $(SIG_HOST_MUTANTS)
+CHECK_SUITES += tests/red/signals/suite
+
+$(SIG_T)/host_signal.so: tests/red/signals/host_signal.c tests/nicoll/pattern.h tests/lib/open_port.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
+
+$(MUT)/signal/host_sig_%.so: tests/red/signals/mutants/host_sig_%.patch tests/red/signals/host_signal.c $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) tests/lib/mutate
+	@mkdir -p $(@D)
+	bash tests/lib/mutate $< $(MUT)/signal/host_sig_$*.src host
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(patsubst -Ihost/lib,-I$(MUT)/signal/host_sig_$*.src/host/lib,$(NCL_INC)) \
+	    tests/red/signals/host_signal.c $(patsubst host/%,$(MUT)/signal/host_sig_$*.src/host/%,$(NCL_LIB_SRCS)) -o $@
 
 # ---- the NIC barrier ------------------------------------------------------
 # firmware/coll/barrier.c and libnicoll's nc_barrier_start, end to end:

@@ -30,9 +30,10 @@
 # tests/nicoll's programs: the unit tests here, the end-to-end programs in
 # mk/firmware.mk.
 NCL_T    := $(BUILD)/tests/nicoll
-NCL_BAR_SRCS := host/lib/nc_barrier_spec.c host/lib/nc_group.c host/lib/nc_postal.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c
+NCL_BAR_SRCS := host/lib/nc_barrier_spec.c host/lib/nc_group.c host/lib/nc_postal.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c \
+                host/lib/nc_signal.c
 NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c host/lib/nc_hmcast.c $(NCL_BAR_SRCS)
-NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h host/lib/nc_vfio.h host/lib/nc_group.h $(CONTRACT_HDRS) \
+NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h host/lib/nc_vfio.h host/lib/nc_group.h host/lib/nc_internal.h $(CONTRACT_HDRS) \
                 ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
 NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include
 ALL_TARGETS += $(NCL_T)/test_nicoll $(BUILD)/lib/libnicoll-emu.a

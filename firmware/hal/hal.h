@@ -81,6 +81,9 @@ static inline bool hal_dma_done(const volatile struct hal_dma_desc *d)
 static inline void hal_timer0(uint32_t ticks) { HAL_REG(L9_IT0) = ticks; }
 /* Timer 1 (TIME1), the same way: the delayed ACKs. */
 static inline void hal_timer1(uint32_t ticks) { HAL_REG(L9_IT1) = ticks; }
+/* Timer 2 (TIME2), the same way: the host signals of firmware/coll/signal.c,
+ * which the host's EIMR routes to its interrupt line apart from HOST_SIG. */
+static inline void hal_timer2(uint32_t ticks) { HAL_REG(L9_IT2) = ticks; }
 /* The real-time clock, in the timers' 0.5 us ticks. */
 static inline uint32_t hal_rtc(void) { return HAL_REG(L9_RTC); }
 

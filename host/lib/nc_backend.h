@@ -32,6 +32,9 @@ struct nc_backend {
     /* the source route to node dst (route bytes), or -1 */
     int (*route)(struct nc_backend *be, unsigned dst, uint8_t *route, size_t max);
     void (*close)(struct nc_backend *be);
+    /* Optional (NULL: no host signals, nc_signal_* say NC_ENOTSUP): run fn
+     * on each rise of the interrupt line, as a signal handler */
+    void (*signal)(struct nc_backend *be, void (*fn)(void));
 };
 
 /* The platform profile file of this host (the emulator's --profile; on a

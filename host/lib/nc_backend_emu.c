@@ -35,10 +35,12 @@ static int route(struct nc_backend *be, unsigned dst, uint8_t *r, size_t max)
     return nc_host_route(dst, r, max);
 }
 
+static void sig(struct nc_backend *be, void (*fn)(void)) { (void)be; nc_host_signal(fn); }
+
 static struct nc_backend emu = {
     .read32 = rd, .write32 = wr, .write_block = wrb, .dma_alloc = dalloc, .wait_irq = wirq,
     .poll_cost = pcost, .post_cost = postc, .recv_cost = recvc, .delay_ns = delay,
-    .now_ns = now, .route = route,
+    .now_ns = now, .route = route, .signal = sig,
 };
 
 struct nc_backend *nc_backend_emu(void)

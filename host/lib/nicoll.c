@@ -13,6 +13,7 @@
 #include "nc_backend.h"
 #include "nicoll.h"
 #include "nc_group.h"
+#include "nc_internal.h"
 #include "nicoll/shared_block.h"
 #include "nicoll/nc_endian.h"
 
@@ -49,6 +50,9 @@ struct nc_port {
     /* nc_on_close's hooks */
     struct { void (*fn)(nc_port *, void *); void *arg; } hook[NC_CLOSE_HOOKS];
     unsigned nhooks;
+    /* the board's interrupt mask outside nc_wait's sleep: HOST_SIG, or
+     * TIME2 alone while the port has signals on (nc_signal.c) */
+    uint32_t eimr_idle;
     /* events nc_barrier_wait took out of the ring, for nc_poll / nc_wait;
      * each keeps its token until the caller gets it, so that the stash
      * never holds more than the ring would have (docs/barrier.md) */
@@ -73,6 +77,7 @@ const char *nc_strerror(int err)
     case NC_ECLOSED: return "cancelled: port closed";
     case NC_ENOREGION: return "no registration slot free on this port";
     case NC_EPERM: return "multicast group owned by another port";
+    case NC_ENOTSUP: return "not supported by this backend";
     default: return "unknown error";
     }
 }
@@ -121,6 +126,12 @@ static unsigned cmd_words(const union nc_cmd *c)
         case NC_MC_OP_SENDI: return offsetof(struct nc_cmd_mc_sendi, pad) / 4;
         default: return NC_CMD_WORDS;
         }
+    case NC_CMD_SIGNAL:
+        switch (c->signal.sig_op) {
+        case NC_SIG_OP_SET: return offsetof(struct nc_cmd_sig_set, pad) / 4;
+        case NC_SIG_OP_SEND: return offsetof(struct nc_cmd_sig_send, pad) / 4;
+        default: return NC_CMD_WORDS;
+        }
     default: return NC_CMD_WORDS;
     }
 }
@@ -129,7 +140,7 @@ static unsigned cmd_words(const union nc_cmd *c)
  * is not the command's), opcode last within the slot, then prod. Every
  * command is one post: the library's cost of building it (host.post on
  * the emulated host) comes before its PIO writes. */
-static int command(nc_port *p, const union nc_cmd *c)
+static int command_body(nc_port *p, const union nc_cmd *c)
 {
     unsigned n = cmd_words(c);
     uint8_t slot[4 * NC_CMD_WORDS];
@@ -155,6 +166,54 @@ static int command(nc_port *p, const union nc_cmd *c)
     p->prod++;
     p->be->write32(p->be, p->pbase + NC_ABI_PORT_PROD, p->prod);
     return NC_OK;
+}
+
+/* A host signal that comes while a command is half written runs after it
+ * (nc_signal.c: the handler may post commands itself). */
+static int command(nc_port *p, const union nc_cmd *c)
+{
+    int rc;
+
+    ncp_enter();
+    rc = command_body(p, c);
+    ncp_leave();
+    return rc;
+}
+
+int ncp_post(nc_port *p, const union nc_cmd *c)
+{
+    return command(p, c);
+}
+
+struct nc_backend *ncp_backend(nc_port *p)
+{
+    return p->be;
+}
+
+void ncp_eimr(nc_port *p, uint32_t idle)
+{
+    p->eimr_idle = idle;
+    p->be->write32(p->be, L9_BAR_SPECIAL + L9_EIMR, idle);
+}
+
+static int take(struct tok *t, unsigned n, unsigned *held);
+
+int ncp_send_token(nc_port *p, void *ctx, const void *buf, size_t len, unsigned node,
+                   unsigned port)
+{
+    int k = take(p->stok, NC_ABI_SEND_TOKENS, &p->nsend);
+
+    if (k >= 0)
+        p->stok[k] = (struct tok){ true, ctx, (void *)buf, len, node, port };
+    return k;
+}
+
+void ncp_send_token_drop(nc_port *p, unsigned k)
+{
+    if (k < NC_ABI_SEND_TOKENS && p->stok[k].used) {
+        p->stok[k].used = false;
+        p->nsend--;
+    }
 }
 
 int nc_command(nc_port *p, const uint32_t w[8])
@@ -259,6 +318,7 @@ int nc_open_backend(nc_port **out, struct nc_backend *be, unsigned port)
     memset(p->ev, 0, EV_SLOTS * 4 * NC_EV_WORDS);
     /* the host interrupt: the MCP raises HOST_SIG after each event */
     be->write32(be, L9_BAR_SPECIAL + L9_EIMR, L9_ISR_HOST_SIG);
+    p->eimr_idle = L9_ISR_HOST_SIG;
     c.open.ev_bus_hi = (uint32_t)(p->ev_bus >> 32);
     c.open.ev_bus_lo = (uint32_t)p->ev_bus;
     c.open.ev_slots = EV_SLOTS;
@@ -291,6 +351,7 @@ int nc_close(nc_port *p)
     }
     while (p->nhooks--)
         p->hook[p->nhooks].fn(p, p->hook[p->nhooks].arg);
+    ncp_signal_forget(p);
     free(p);
     return rc;
 }
@@ -556,7 +617,7 @@ static void give_back(nc_port *p, const nc_event *ev, struct tok *t)
         p->nrecv--;
 }
 
-int nc_poll(nc_port *p, nc_event *ev)
+static int poll_body(nc_port *p, nc_event *ev)
 {
     struct tok *t;
 
@@ -570,6 +631,17 @@ int nc_poll(nc_port *p, nc_event *ev)
     }
     give_back(p, ev, t);
     return 1;
+}
+
+/* A host signal during a poll runs after it (the handler polls too). */
+int nc_poll(nc_port *p, nc_event *ev)
+{
+    int got;
+
+    ncp_enter();
+    got = poll_body(p, ev);
+    ncp_leave();
+    return got;
 }
 
 int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns)
@@ -589,10 +661,18 @@ int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns)
         /* clear the signal, look once more, then sleep: an event that
          * lands in between raises the line again; the slice bounds the
          * wait if its data became visible only after the look */
+        /* with signals on, HOST_SIG reaches the line only while asleep */
+        if (p->eimr_idle != L9_ISR_HOST_SIG)
+            p->be->write32(p->be, L9_BAR_SPECIAL + L9_EIMR, p->eimr_idle | L9_ISR_HOST_SIG);
         p->be->write32(p->be, L9_BAR_SPECIAL + L9_ISR, L9_ISR_HOST_SIG);
-        if (nc_poll(p, ev))
+        if (nc_poll(p, ev)) {
+            if (p->eimr_idle != L9_ISR_HOST_SIG)
+                p->be->write32(p->be, L9_BAR_SPECIAL + L9_EIMR, p->eimr_idle);
             return NC_OK;
+        }
         p->be->wait_irq(p->be, slice);
+        if (p->eimr_idle != L9_ISR_HOST_SIG)
+            p->be->write32(p->be, L9_BAR_SPECIAL + L9_EIMR, p->eimr_idle);
     }
 }
 

@@ -35,6 +35,7 @@ enum nc_error {
     NC_ECLOSED = -11,     /* the operation was cancelled by nc_close */
     NC_ENOREGION = -12,   /* every registration slot of the port is used */
     NC_EPERM = -13,       /* a multicast group owned by another port of the NIC */
+    NC_ENOTSUP = -14,     /* not supported by this backend (host signals on a real board) */
 };
 const char *nc_strerror(int err);
 
@@ -141,6 +142,26 @@ int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns);
 /* Tokens the process holds now (sends it may post, buffers it may give). */
 unsigned nc_send_tokens(const nc_port *p);
 unsigned nc_recv_tokens(const nc_port *p);
+
+/* ---- Host signals (seed 004 section 3.4.1; docs/libnicoll.md) ------------ */
+
+/* A message sent with nc_signal_send arrives as an ordinary RECV event;
+ * while its port has signals on, its arrival also runs the port's handler,
+ * as a signal handler (on the emulated host: pre-empting the program, at
+ * the profile's host.signal cost). The handler takes what it wants with
+ * nc_poll. One packet: len <= NC_SIGNAL_MAX. */
+#define NC_SIGNAL_MAX 4096u
+typedef void (*nc_signal_fn)(nc_port *p, void *arg);
+int nc_signal_handler(nc_port *p, nc_signal_fn fn, void *arg);
+/* Signals on: returns once the NIC has taken it, every event it posted
+ * before then in the ring (poll once more after it: those raised none). */
+int nc_signal_enable(nc_port *p);
+int nc_signal_disable(nc_port *p);
+bool nc_signal_on(const nc_port *p);
+/* Signals the NIC raised for the port (as its last signal word says). */
+unsigned long nc_signal_count(const nc_port *p);
+int nc_signal_send(nc_port *p, unsigned node, unsigned port, const void *buf, size_t len,
+                   void *ctx);
 
 /* ---- Barriers (seed 002; docs/barrier.md) --------------------------------
  * A barrier is among n members, each a (node, port). Every member computes

@@ -68,6 +68,14 @@ void *nc_host_dma_alloc(size_t len, uint64_t *bus);
 bool nc_host_wait_irq(uint64_t timeout_ns);
 bool nc_host_irq_pending(void);
 
+/* The host's signal (docs/host-runtime.md, "Signals"): from now on each
+ * rise of the interrupt line runs handler on the host's clock, at the
+ * profile's host.signal cost, pre-empting nc_host_compute_ns and any call
+ * of this interface, as a Unix signal interrupts a process. The signal is
+ * blocked while its handler runs; rises meanwhile make it pending once.
+ * NULL: no handler (a pending signal is dropped). */
+void nc_host_signal(void (*handler)(void));
+
 /* memcpy charged at the profile's copy cost. */
 void nc_host_memcpy(void *dst, const void *src, size_t n);
 

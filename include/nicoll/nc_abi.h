@@ -58,6 +58,15 @@
 #define NC_MC_MEMBER(node, port) ((uint32_t)(node) << 8 | (port))  /* a member in one word */
 #define NC_MC_ROOT     0xFFFFFFFFu  /* nc_cmd_mc_set.parent of the root's entry */
 #define NC_CMD_SENDI    10u /* struct nc_cmd_sendi */
+#define NC_CMD_SIGNAL   12u /* host signals (firmware/coll/signal.c, docs/reduction.md):
+                               struct nc_cmd_signal, word 1 the operation: */
+#define NC_SIG_OP_SET   1u  /* struct nc_cmd_sig_set: the port's signals on or off */
+#define NC_SIG_OP_SEND  2u  /* struct nc_cmd_sig_send: a message that signals its receiver */
+#define NC_CMD_REDUCE   13u /* reserved: the NIC-based reduction */
+/* The port's signal word in host memory (struct nc_cmd_sig_set), written
+ * by the NIC's DMA, big-endian: word 0 the seq of the last SET it took,
+ * word 1 the signals it raised for the port. */
+#define NC_SIG_WORD_BYTES 8u
 
 /* The send time-out (docs/firmware.md "Send time-outs"): a message whose
  * connection has made no progress (no packet acknowledged) for this long
@@ -244,6 +253,42 @@ struct nc_cmd_mc_sendi {
     uint32_t pad[3];
 };
 
+/* Host signals (firmware/coll/signal.c): word 1 the operation NC_SIG_OP_*. */
+struct nc_cmd_signal {
+    uint32_t op;            /* NC_CMD_SIGNAL */
+    uint32_t sig_op;        /* NC_SIG_OP_* */
+    uint32_t pad[6];
+};
+
+/* Signals on (on = 1) or off (0) for the port. The NIC writes the signal
+ * word at bus_hi:bus_lo (NC_SIG_WORD_BYTES, library memory like the event
+ * ring) with seq once it took the command, after every event it posted
+ * before, and again after each signal it raises. */
+struct nc_cmd_sig_set {
+    uint32_t op;            /* NC_CMD_SIGNAL */
+    uint32_t sig_op;        /* NC_SIG_OP_SET */
+    uint32_t on;
+    uint32_t bus_hi;        /* the signal word */
+    uint32_t bus_lo;
+    uint32_t seq;
+    uint32_t pad[2];
+};
+
+/* One packet of type NC_PT_SIG (len <= NC_ABI_SIG_MAX, fetched by DMA):
+ * the receiver's host gets it as an ordinary RECV event, and a signal if
+ * its port has them on; NC_EV_SENT with the cookie once acknowledged. */
+struct nc_cmd_sig_send {
+    uint32_t op;            /* NC_CMD_SIGNAL */
+    uint32_t sig_op;        /* NC_SIG_OP_SEND */
+    uint32_t bus_hi;        /* the message */
+    uint32_t bus_lo;
+    uint32_t len;
+    uint32_t dst;           /* destination node << 8 | port */
+    uint32_t cookie;        /* the host's send token */
+    uint32_t pad;
+};
+#define NC_ABI_SIG_MAX 4096u    /* one packet (the firmware's MTU) */
+
 union nc_cmd {
     uint32_t op;                    /* word 0 of every command: NC_CMD_* */
     uint32_t w[NC_CMD_WORDS];       /* the slot's words */
@@ -261,6 +306,9 @@ union nc_cmd {
     struct nc_cmd_mc_del mc_del;
     struct nc_cmd_mc_send mc_send;
     struct nc_cmd_mc_sendi mc_sendi;
+    struct nc_cmd_signal signal;
+    struct nc_cmd_sig_set sig_set;
+    struct nc_cmd_sig_send sig_send;
 };
 
 /* Per-port block in SRAM. */
@@ -414,6 +462,27 @@ NC_CMD_AT(mc_sendi, len, 3);
 NC_CMD_AT(mc_sendi, cookie, 4);
 NC_CMD_AT(mc_sendi, pad, 5);
 _Static_assert(sizeof(struct nc_cmd_mc_sendi) == 4u * NC_CMD_WORDS, "nc_cmd_mc_sendi: one slot");
+NC_CMD_AT(signal, op, 0);
+NC_CMD_AT(signal, sig_op, 1);
+NC_CMD_AT(signal, pad, 2);
+_Static_assert(sizeof(struct nc_cmd_signal) == 4u * NC_CMD_WORDS, "nc_cmd_signal: one slot");
+NC_CMD_AT(sig_set, op, 0);
+NC_CMD_AT(sig_set, sig_op, 1);
+NC_CMD_AT(sig_set, on, 2);
+NC_CMD_AT(sig_set, bus_hi, 3);
+NC_CMD_AT(sig_set, bus_lo, 4);
+NC_CMD_AT(sig_set, seq, 5);
+NC_CMD_AT(sig_set, pad, 6);
+_Static_assert(sizeof(struct nc_cmd_sig_set) == 4u * NC_CMD_WORDS, "nc_cmd_sig_set: one slot");
+NC_CMD_AT(sig_send, op, 0);
+NC_CMD_AT(sig_send, sig_op, 1);
+NC_CMD_AT(sig_send, bus_hi, 2);
+NC_CMD_AT(sig_send, bus_lo, 3);
+NC_CMD_AT(sig_send, len, 4);
+NC_CMD_AT(sig_send, dst, 5);
+NC_CMD_AT(sig_send, cookie, 6);
+NC_CMD_AT(sig_send, pad, 7);
+_Static_assert(sizeof(struct nc_cmd_sig_send) == 4u * NC_CMD_WORDS, "nc_cmd_sig_send: one slot");
 #undef NC_CMD_AT
 _Static_assert(offsetof(union nc_cmd, op) == 0 && offsetof(union nc_cmd, w) == 0,
                "the opcode is word 0");

@@ -51,6 +51,10 @@
  * it which messages of the window that timed out arrived. */
 #define NC_PT_SYNC       0x0A1Au
 #define NC_PT_SYNC_ACK   0x0A1Bu
+/* Host signals (firmware/coll/signal.c): a message of one packet that the
+ * receiving NIC delivers as DATA's would be, then signals its host if the
+ * port has signals on. Types 0x0A28..0x0A2F belong to reduction. */
+#define NC_PT_SIG        0x0A28u
 
 #define NC_DF_FENCE  1u      /* data flag: no payload, clears the receiver's
                                 port fence for (sender, dst_port) */

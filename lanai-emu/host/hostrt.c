@@ -85,13 +85,17 @@ void hostrt_destroy(struct hostrt *h)
 
 /* ---- the interrupt line as this host sees it ------------------------------ */
 
-/* Apply queued line changes that the host's clock has reached. */
+/* Apply queued line changes that the host's clock has reached; a rise
+ * while the program has a signal handler makes the signal pending. */
 static void irq_catch_up(struct hostrt *h)
 {
     unsigned k = 0;
 
-    while (k < h->irq_qn && h->irq_q[k].t_ps <= h->now_ps)
+    while (k < h->irq_qn && h->irq_q[k].t_ps <= h->now_ps) {
+        if (!h->irq_level && h->irq_q[k].level && h->sig_handler)
+            h->sig_pending = true;
         h->irq_level = h->irq_q[k++].level;
+    }
     memmove(h->irq_q, h->irq_q + k, sizeof h->irq_q[0] * (h->irq_qn - k));
     h->irq_qn -= k;
 }
@@ -102,6 +106,20 @@ static uint64_t next_rise(const struct hostrt *h)
     for (unsigned k = 0; k < h->irq_qn; k++)
         if (h->irq_q[k].level)
             return h->irq_q[k].t_ps;
+    return UINT64_MAX;
+}
+
+/* The first queued time at which the line rises (goes from low to high),
+ * or UINT64_MAX. */
+static uint64_t next_edge(const struct hostrt *h)
+{
+    bool level = h->irq_level;
+
+    for (unsigned k = 0; k < h->irq_qn; k++) {
+        if (!level && h->irq_q[k].level)
+            return h->irq_q[k].t_ps;
+        level = h->irq_q[k].level;
+    }
     return UINT64_MAX;
 }
 
@@ -175,18 +193,41 @@ static void yield(struct hostrt *h)
     swapcontext(&h->ctx, &h->caller);
 }
 
-/* Before interacting at the current time: if the clock has passed the
- * window, wait for the machine to let this host run further. */
-static void sync_point(struct hostrt *h)
-{
-    while (h->now_ps >= h->run_until_ps)
-        yield(h);
-    irq_catch_up(h);
-}
-
 static void charge(struct hostrt *h, uint64_t ps)
 {
     h->now_ps += ps;
+}
+
+/* The pending signal, now: its handler runs on the host's clock after the
+ * delivery's cost, with the signal blocked (a rise meanwhile makes it
+ * pending again, once however many rises there were: POSIX's rule for a
+ * signal that is not a real-time one), and again at once if one is. */
+static bool deliver(struct hostrt *h)
+{
+    bool ran = false;
+
+    while (h->sig_pending && !h->sig_running && h->sig_handler) {
+        h->sig_pending = false;
+        h->sig_running = true;
+        charge(h, h->c.signal_ps);
+        h->sig_handler();
+        h->sig_running = false;
+        ran = true;
+    }
+    return ran;
+}
+
+/* Before interacting at the current time: if the clock has passed the
+ * window, wait for the machine to let this host run further; a pending
+ * signal's handler runs first (and may take the clock past the window
+ * again). */
+static void sync_point(struct hostrt *h)
+{
+    do {
+        while (h->now_ps >= h->run_until_ps)
+            yield(h);
+        irq_catch_up(h);
+    } while (deliver(h));
 }
 
 void hostrt_pio_reply(struct hostrt *h, uint32_t val)
@@ -236,13 +277,56 @@ int nc_host_route(unsigned dst, uint8_t *route, size_t max)
     return 1;
 }
 
+static void compute_for(struct hostrt *h, uint64_t ps)
+{
+    if (h->m.compute && ps)
+        h->m.compute(h->m.opaque, h->node, h->now_ps, ps);
+    charge(h, ps);
+}
+
+/* Without a signal handler (or inside it) computing is one charge: no
+ * interaction, so no sync point. With one, a rise of the line inside the
+ * computation pre-empts it: the clock goes to the rise, the handler runs,
+ * then the rest of the computation. Rises are known only up to the
+ * window (the machine queues them as its NICs run), so the computation
+ * goes window by window. */
 void nc_host_compute_ns(uint64_t ns)
 {
-    uint64_t ps = ns * 1000 * cur->c.compute_scale_micro / 1000000;
+    struct hostrt *h = cur;
+    uint64_t ps = ns * 1000 * h->c.compute_scale_micro / 1000000;
 
-    if (cur->m.compute)
-        cur->m.compute(cur->m.opaque, cur->node, cur->now_ps, ps);
-    charge(cur, ps);
+    if (!h->sig_handler || h->sig_running) {
+        compute_for(h, ps);
+        return;
+    }
+    for (;;) {
+        uint64_t r = next_edge(h), seg;
+
+        if (r < h->now_ps + ps) {
+            seg = r > h->now_ps ? r - h->now_ps : 0;
+            compute_for(h, seg);
+            ps -= seg;
+            sync_point(h);
+            continue;
+        }
+        if (h->now_ps + ps <= h->run_until_ps) {
+            compute_for(h, ps);
+            return;
+        }
+        seg = h->run_until_ps > h->now_ps ? h->run_until_ps - h->now_ps : 0;
+        compute_for(h, seg);
+        ps -= seg;
+        while (h->run_until_ps <= h->now_ps)    /* the rises of the next window */
+            yield(h);
+        sync_point(h);
+    }
+}
+
+void nc_host_signal(void (*handler)(void))
+{
+    cur->sig_handler = handler;
+    if (!handler)
+        cur->sig_pending = false;
 }
 
 /* Pure CPU time, like compute: no interaction, so no sync point; the next
@@ -366,6 +450,8 @@ bool nc_host_wait_irq(uint64_t timeout_ns)
     while (h->state == HOSTRT_WAIT_IRQ)
         yield(h);
     h->wake_ps = UINT64_MAX;
+    /* a signal interrupts the wait, as it would a sleep in the kernel */
+    sync_point(h);
     return h->irq_level;
 }
 

@@ -60,6 +60,7 @@ struct hostrt_costs {
     uint64_t compute_scale_micro;  /* compute(ns) x this / 1e6 */
     uint64_t post_ps;              /* library cost of posting one command (host.post) */
     uint64_t recv_ps;              /* library cost of consuming one event (host.recv) */
+    uint64_t signal_ps;            /* a signal's delivery: handler entered and left (host.signal) */
 };
 
 enum hostrt_state {
@@ -101,6 +102,11 @@ struct hostrt {
     /* DMA-able host memory */
     uint8_t *mem;
     uint64_t mem_size, mem_used;
+    /* the program's signal (nc_host_signal): its handler, a rise of the
+     * line not yet delivered (one: signals coalesce), the handler running
+     * (the signal is blocked meanwhile) */
+    void (*sig_handler)(void);
+    bool sig_pending, sig_running;
 };
 
 /* Create host 'node' running main(argc, argv); 'mem_size' bytes of host

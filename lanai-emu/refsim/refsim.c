@@ -304,6 +304,7 @@ void refsim_config_from_profile(struct refsim_config *cfg, const struct profile 
     cfg->host.compute_scale_micro = pp->host_compute_scale_micro;
     cfg->host.post_ps = pp->host_post_ps;
     cfg->host.recv_ps = pp->host_recv_ps;
+    cfg->host.signal_ps = pp->host_signal_ps;
     cfg->backpressure = true;
     cfg->bp_timeout_ps = FABRIC_BP_TIMEOUT_PS;
 }

@@ -5,8 +5,10 @@
  * checked against the numbers given: compute, PIO writes (posted, landing a
  * latency later), PIO reads (stalling), the interrupt line (waiting, timing
  * out, polling), copies, the library's post and receive costs, DMA memory,
- * windows (a host never interacts past the bound it was given), and
- * determinism of two interleaved hosts.
+ * windows (a host never interacts past the bound it was given),
+ * determinism of two interleaved hosts, and the program's signal (a
+ * handler pre-empting computation and waits at its cost, blocked while it
+ * runs, rises meanwhile coalesced into one).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,7 +32,7 @@ static const struct hostrt_costs C = {
     .pio_read_ps = 900 * NS, .pio_write_ps = 100 * NS, .pio_write_latency_ps = 250 * NS,
     .copy_fixed_ps = 50 * NS, .copy_ps_per_byte = 3 * NS, .interrupt_ps = 2000 * NS,
     .poll_ps = 40 * NS, .compute_scale_micro = 1000000,
-    .post_ps = 1300 * NS, .recv_ps = 700 * NS,
+    .post_ps = 1300 * NS, .recv_ps = 700 * NS, .signal_ps = 3000 * NS,
 };
 
 /* The fake machine: a log of what reached it, and registers to read. */
@@ -421,6 +423,131 @@ static void test_library_costs(void **st)
     hostrt_destroy(&hosts[0]);
 }
 
+/* ---- the program's signal (nc_host_signal) ----------------------------- */
+
+static unsigned sig_runs, sig_depth, sig_max_depth;
+static uint64_t sig_entered[8], main_done_ns;
+static uint64_t sig_first_work_ns;      /* the first run's own computation */
+
+static void handler(void)
+{
+    if (++sig_depth > sig_max_depth)
+        sig_max_depth = sig_depth;
+    if (sig_runs < 8)
+        sig_entered[sig_runs] = nc_host_now_ns();
+    nc_host_compute_ns(sig_runs == 0 ? sig_first_work_ns : 1000);
+    (void)nc_host_irq_pending();    /* an interaction: a sync point inside the handler */
+    sig_runs++;
+    sig_depth--;
+}
+
+static int prog_signalled(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    nc_host_signal(handler);
+    nc_host_compute_ns(100000);
+    main_done_ns = nc_host_now_ns();
+    return 0;
+}
+
+static int prog_unsignalled(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    nc_host_compute_ns(100000);
+    main_done_ns = nc_host_now_ns();
+    return 0;
+}
+
+static void sig_reset(uint64_t first_work_ns)
+{
+    sig_runs = sig_depth = sig_max_depth = 0;
+    memset(sig_entered, 0, sizeof sig_entered);
+    sig_first_work_ns = first_work_ns;
+}
+
+/* A rise at board time 10 us reaches the host at 12 us, inside a 100 us
+ * computation: the handler is entered at 12 + 3 (the signal's cost), runs
+ * 1 us of its own and a poll, and the computation finishes the rest. */
+static void test_signal_preempts_compute(void **st)
+{
+    (void)st;
+    sig_reset(1000);
+    start(0, prog_signalled);
+    hostrt_irq(&hosts[0], 10000 * NS, true);
+    run_to_end(0, 1000 * NS);
+    assert_int_equal(sig_runs, 1);
+    assert_int_equal(sig_entered[0], 12000 + 3000);
+    assert_int_equal(main_done_ns, 100000 + 3000 + 1000 + C.poll_ps / NS);
+    hostrt_destroy(&hosts[0]);
+}
+
+/* Without a handler the same rise changes nothing: the computation is
+ * 100 us exactly. */
+static void test_no_handler_no_signal(void **st)
+{
+    (void)st;
+    sig_reset(1000);
+    start(0, prog_unsignalled);
+    hostrt_irq(&hosts[0], 10000 * NS, true);
+    run_to_end(0, 1000 * NS);
+    assert_int_equal(sig_runs, 0);
+    assert_int_equal(main_done_ns, 100000);
+    hostrt_destroy(&hosts[0]);
+}
+
+/* Three rises while the first handler runs (15 .. 35 us of host time) make
+ * one pending signal, delivered when it returns; never two handlers at
+ * once. A second 'high' with no fall between (70 us) is no rise. */
+static void test_signals_block_and_coalesce(void **st)
+{
+    (void)st;
+    sig_reset(20000);
+    start(0, prog_signalled);
+    hostrt_irq(&hosts[0], 10000 * NS, true);    /* host sees it at 12 us */
+    hostrt_irq(&hosts[0], 13000 * NS, false);
+    hostrt_irq(&hosts[0], 16000 * NS, true);    /* 18 us: inside the handler */
+    hostrt_irq(&hosts[0], 17000 * NS, false);
+    hostrt_irq(&hosts[0], 19000 * NS, true);    /* 21 us */
+    hostrt_irq(&hosts[0], 20000 * NS, false);
+    hostrt_irq(&hosts[0], 22000 * NS, true);    /* 24 us */
+    hostrt_irq(&hosts[0], 68000 * NS, true);    /* still high: no rise */
+    run_to_end(0, 1000 * NS);
+    assert_int_equal(sig_max_depth, 1);
+    assert_int_equal(sig_runs, 2);
+    assert_int_equal(sig_entered[0], 15000);
+    /* the first leaves at 15 + 20 + poll; the second is entered 3 us later */
+    assert_int_equal(sig_entered[1], 35000 + C.poll_ps / NS + 3000);
+    assert_int_equal(main_done_ns, 100000 + 2 * 3000 + 20000 + 1000 + 2 * C.poll_ps / NS);
+    hostrt_destroy(&hosts[0]);
+}
+
+static bool sig_wait_result;
+
+static int prog_wait_signalled(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    nc_host_signal(handler);
+    sig_wait_result = nc_host_wait_irq(0);
+    main_done_ns = nc_host_now_ns();
+    return 0;
+}
+
+/* A host asleep in nc_host_wait_irq: the rise wakes it, the handler runs
+ * first (as a signal interrupts a sleep), then the wait returns. */
+static void test_signal_interrupts_wait(void **st)
+{
+    (void)st;
+    sig_reset(1000);
+    start(0, prog_wait_signalled);
+    hostrt_irq(&hosts[0], 10000 * NS, true);
+    run_to_end(0, 1000 * NS);
+    assert_int_equal(sig_runs, 1);
+    assert_int_equal(sig_entered[0], 15000);
+    assert_true(sig_wait_result);
+    assert_int_equal(main_done_ns, 15000 + 1000 + C.poll_ps / NS);
+    hostrt_destroy(&hosts[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -434,6 +561,10 @@ int main(void)
         cmocka_unit_test(test_stack_guard),
         cmocka_unit_test(test_pio_bursts),
         cmocka_unit_test(test_library_costs),
+        cmocka_unit_test(test_signal_preempts_compute),
+        cmocka_unit_test(test_no_handler_no_signal),
+        cmocka_unit_test(test_signals_block_and_coalesce),
+        cmocka_unit_test(test_signal_interrupts_wait),
     };
     return cmocka_run_group_tests_name("hostrt", tests, NULL, NULL);
 }

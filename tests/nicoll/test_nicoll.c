@@ -359,6 +359,16 @@ static void test_command_words(void **state)
     poison(1);
     assert_int_equal(nc_group_destroy(p, 7), NC_OK);
     assert_command(k++, (uint32_t[]){ NC_CMD_MCAST, NC_MC_OP_DEL, 7, 0, 0, 0, 0, 0 });
+    /* a message of the signalling type, on the next send token (4); the
+     * pci backend has no host signal to deliver, so no handler and no
+     * signals on */
+    poison(1);
+    assert_int_equal(nc_signal_send(p, 3, 2, buf + 32, 100, &ctx), NC_OK);
+    assert_command(k++, (uint32_t[]){ NC_CMD_SIGNAL, NC_SIG_OP_SEND, hi, lo + EVRING + 32, 100,
+                                      3u << 8 | 2u, 4, P });
+    assert_int_equal(nc_signal_send(p, 3, 2, buf, NC_SIGNAL_MAX + 1, &ctx), NC_EINVAL);
+    assert_int_equal(nc_signal_enable(p), NC_ENOTSUP);
+    assert_int_equal(nc_signal_handler(p, NULL, NULL), NC_ENOTSUP);
     poison(1);
     assert_int_equal(nc_deregister(p, buf), NC_OK);
     assert_command(k++, (uint32_t[]){ NC_CMD_DEREG, 0, P, P, P, P, P, P });

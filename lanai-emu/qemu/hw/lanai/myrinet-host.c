@@ -649,6 +649,7 @@ void mr_hosts_init(MyrinetState *m)
             .compute_scale_micro = pp->host_compute_scale_micro,
             .post_ps = pp->host_post_ps,
             .recv_ps = pp->host_recv_ps,
+            .signal_ps = pp->host_signal_ps,
         };
 
         if (m->program) {
