@@ -62,9 +62,10 @@ bench-emu: emu-build all
 # Myrinet fabric model pieces that need no QEMU: topologies, up*/down*
 # routes, CRC-8 (lanai-emu/fabric), the lanai-topo tool and their tests.
 FABRIC_SRCS := lanai-emu/fabric/topology.c lanai-emu/fabric/topo_file.c \
-               lanai-emu/fabric/fabric.c
-FABRIC_HDRS := lanai-emu/fabric/topology.h lanai-emu/fabric/fabric.h
-FABRIC_CFLAGS := -D_DEFAULT_SOURCE -Ilanai-emu/fabric
+               lanai-emu/fabric/fabric.c lanai-emu/fabric/swmcast.c
+FABRIC_HDRS := lanai-emu/fabric/topology.h lanai-emu/fabric/fabric.h \
+               lanai-emu/fabric/swmcast.h include/nicoll/nc_mgmt.h
+FABRIC_CFLAGS := -D_DEFAULT_SOURCE -Ilanai-emu/fabric -Iinclude
 
 ALL_TARGETS += $(BUILD)/bin/lanai-topo $(BUILD)/tests/fabric/test_topology \
                $(BUILD)/tests/fabric/test_fabric $(BUILD)/fuzz/fuzz_topology \
@@ -90,6 +91,27 @@ $(BUILD)/tests/fabric/test_fabric: tests/fabric/test_fabric.c $(FABRIC_SRCS) $(F
 $(BUILD)/fuzz/fuzz_fabric: tests/fuzz/fuzz_fabric.c $(FABRIC_SRCS) $(FABRIC_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FABRIC_CFLAGS) $< $(FABRIC_SRCS) -lpcap -o $@
+
+# Switch multicast and the management entity (docs/fabric.md): the entity
+# and the hosts' side run with the fabric in C, no QEMU.
+MGMT_SRCS := lanai-emu/fabric/subnet_mgr.c lanai-emu/fabric/mgmt_sim.c
+MGMT_HDRS := lanai-emu/fabric/subnet_mgr.h lanai-emu/fabric/mgmt_sim.h
+ALL_TARGETS += $(BUILD)/tests/fabric/test_swmcast $(BUILD)/tests/fabric/test_subnet_mgr \
+               $(BUILD)/fuzz/fuzz_mgmt
+
+$(BUILD)/tests/fabric/test_swmcast: tests/fabric/test_swmcast.c $(FABRIC_SRCS) $(FABRIC_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(FABRIC_CFLAGS) $< $(FABRIC_SRCS) -lcmocka -lpcap -o $@
+
+$(BUILD)/tests/fabric/test_subnet_mgr: tests/fabric/test_subnet_mgr.c $(FABRIC_SRCS) $(FABRIC_HDRS) \
+                                       $(MGMT_SRCS) $(MGMT_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(FABRIC_CFLAGS) $< $(FABRIC_SRCS) $(MGMT_SRCS) \
+	    -lcmocka -lpcap -o $@
+
+$(BUILD)/fuzz/fuzz_mgmt: tests/fuzz/fuzz_mgmt.c $(FABRIC_SRCS) $(FABRIC_HDRS) $(MGMT_SRCS) $(MGMT_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FABRIC_CFLAGS) $< $(FABRIC_SRCS) $(MGMT_SRCS) -lpcap -o $@
 
 # ---- the NIC --------------------------------------------------------------
 # LANai 9 NIC device logic (lanai-emu/nic), QEMU-independent, and its tests.
