@@ -153,7 +153,8 @@ struct fabric *fabric_new(const struct topo *t, const struct fabric_timing *tm,
     f->mgmt.agent_ps = FABRIC_AGENT_PS;
     f->agent_free = calloc(t->nswitches + 1, sizeof *f->agent_free);
     f->mc = swmcast_new(t->nswitches, f->mgmt.entries);
-    if (!f->agent_free || !f->mc || !f->nic_free || !f->sw_free || !f->holder || !f->qhead || !f->qtail ||
+    if (!f->agent_free || !f->mc ||
+        !f->nic_free || !f->sw_free || !f->holder || !f->qhead || !f->qtail ||
         !f->held_head || !f->held_tail || !f->nheld || !f->scratch) {
         fabric_free(f);
         return NULL;
@@ -1105,7 +1106,8 @@ static void arrive_switch(struct fabric *f, struct fab_pkt *p)
 
     p->head = at + p->delay;
     for (unsigned h = 0; h <= n; h++) {
-        uint64_t rel = p->s[n] - (uint64_t)(n - h) * hop + (uint64_t)(p->len - h + 1) * f->tm.byte_ps;
+        uint64_t rel = p->s[n] - (uint64_t)(n - h) * hop +
+                       (uint64_t)(p->len - h + 1) * f->tm.byte_ps;
         if (!h && p->out)
             continue;
         if (!h && p->tail0_set)

@@ -27,7 +27,8 @@ struct sm_params {
     unsigned node;             /* the NIC the entity runs behind */
     unsigned groups;           /* group ids it hands out, 0..groups-1 */
     unsigned max_outstanding;  /* SW_SETs on the wire at once (OpenSM's maxMADs) */
-    uint64_t timeout_ps;       /* transaction time-out: an SW_SET unanswered this long is sent again */
+    uint64_t timeout_ps;       /* transaction time-out: an SW_SET unanswered this long
+                                  is sent again */
     uint64_t request_ps;       /* work per create, join or leave */
     uint64_t set_ps;           /* work per SW_SET composed and sent */
     uint64_t answer_ps;        /* work per SW_SET_ACK taken */

@@ -35,10 +35,11 @@ struct swmgmt_req {
     uint8_t route[20];
 };
 
-/* Parse the bytes after the route (struct nc_mgmt, type first) of a packet at the management port of a
- * switch with nports ports. Returns 0 when it can be answered (*status
- * NC_MG_OK or NC_MG_EINVAL for a bad field), -1 when it cannot (too short,
- * not an SW_SET, no valid route back): the agent drops it. */
+/* Parse the bytes after the route (struct nc_mgmt, type first) of a
+ * packet at the management port of a switch with nports ports. Returns 0
+ * when it can be answered (*status NC_MG_OK, or NC_MG_EINVAL for a bad
+ * field), -1 when it cannot (too short, not an SW_SET, no valid route
+ * back): the agent drops it. */
 int swmgmt_parse(const uint8_t *body, size_t len, unsigned nports, struct swmgmt_req *r,
                  unsigned *status);
 /* Carry out a parsed request on switch sw's table: NC_MG_OK, or
