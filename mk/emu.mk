@@ -10,7 +10,7 @@
 #           command line), build/bin/lanai-topo, build/bin/lanai-profile;
 #           tests: build/tests/emu/rdiff (random differential tester vs
 #           ref/iss), build/tests/{fabric,nic,profile,hostrt,refsim,myrinet}/*,
-#           build/fuzz/fuzz_{topology,fabric,profile}
+#           build/fuzz/fuzz_{topology,fabric,mgmt,profile}
 # Targets:  emu, emu-build, check-mutants, bench-emu.
 # Suites:   tests/emu/suite, tests/emu/random, tests/fabric/suite,
 #           tests/nic/suite, tests/profile/suite, tests/hostrt/suite,
