@@ -231,6 +231,19 @@ int mgmt_sim_idle(const struct mgmt_sim *s)
            sm_next_event(s->sm) == UINT64_MAX;
 }
 
+const char *mgmt_status_str(unsigned status)
+{
+    switch (status) {
+    case NC_MG_OK: return "ok";
+    case NC_MG_ENOSPC: return "no free multicast group id (every id is in use or being cleared)";
+    case NC_MG_ENOENT: return "no such multicast group, or the node is not a member";
+    case NC_MG_EEXIST: return "the node is a member already";
+    case NC_MG_EFULL: return "a switch's multicast table is full";
+    case NC_MG_EINVAL: return "a field is out of range";
+    default: return "unknown status";
+    }
+}
+
 size_t mgmt_mcast_packet(unsigned group, uint16_t type, const uint8_t *payload, size_t n,
                          uint8_t *out)
 {

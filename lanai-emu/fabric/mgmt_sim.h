@@ -60,6 +60,9 @@ uint64_t mgmt_sim_run(struct mgmt_sim *s, uint64_t until);
 /* Nothing left to happen: no request, answer, SW_SET or packet pending. */
 int mgmt_sim_idle(const struct mgmt_sim *s);
 
+/* What an answer's status means, for a message. */
+const char *mgmt_status_str(unsigned status);
+
 /* A multicast packet to group: its destination bytes, type, payload. */
 size_t mgmt_mcast_packet(unsigned group, uint16_t type, const uint8_t *payload, size_t n,
                          uint8_t *out);

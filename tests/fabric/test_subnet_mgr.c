@@ -265,6 +265,8 @@ static void test_exhaustion(void **st)
     }
     assert_int_equal(seen, 0xFF);                  /* eight different ids */
     assert_int_equal(H.last[9].status, NC_MG_ENOSPC);
+    assert_string_equal(mgmt_status_str(H.last[9].status),
+                        "no free multicast group id (every id is in use or being cleared)");
     /* node 4 leaves its group; a create right after its LEFT still fails:
      * the group's entries are being cleared, its id is not free yet */
     unsigned g4 = H.last[4].group;
