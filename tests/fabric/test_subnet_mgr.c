@@ -215,7 +215,7 @@ static void test_create_leave_cycles(void **st)
     sm_default_params(&p, 0);
     struct mgmt_sim *s = sim(t, NULL, &p);
 
-    H.target = getenv("CYCLES") ? (unsigned)atoi(getenv("CYCLES")) : 100000;
+    H.target = 100000;
     H.loop_node = 3;
     assert_int_equal(mgmt_sim_request(s, 1 * US, 3, NC_PT_MG_CREATE, 0, 0, 1), 0);
     run_idle(s);
@@ -226,8 +226,9 @@ static void test_create_leave_cycles(void **st)
     assert_int_equal(c.created, H.target);
     assert_int_equal(c.left, H.target);
     all_free(s, t, SM_GROUPS);
-    print_message("# 100000 create/leave cycles in %.1f ms of virtual time, %llu SW_SETs\n",
-                  (double)mgmt_sim_run(s, UINT64_MAX) / 1e9, (unsigned long long)c.sets);
+    print_message("# %u create/leave cycles in %.1f ms of virtual time, %llu SW_SETs\n",
+                  H.cycles, (double)mgmt_sim_run(s, UINT64_MAX) / 1e9,
+                  (unsigned long long)c.sets);
     mgmt_sim_free(s);
     topo_free(t);
 }
