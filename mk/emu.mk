@@ -76,9 +76,11 @@ $(BUILD)/bin/lanai-topo: lanai-emu/fabric/lanai-topo.c $(FABRIC_SRCS) $(FABRIC_H
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) $(FABRIC_CFLAGS) $(COMMON_INC) $< $(FABRIC_SRCS) -lpcap -o $@
 
+# -O2: its all-pairs checks route 17 million pairs through topo_route, half
+# the time of tests/fabric/suite at -O1.
 $(BUILD)/tests/fabric/test_topology: tests/fabric/test_topology.c $(FABRIC_SRCS) $(FABRIC_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra $(FABRIC_CFLAGS) $< $(FABRIC_SRCS) -lcmocka -lpcap -o $@
+	$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra $(FABRIC_CFLAGS) $< $(FABRIC_SRCS) -lcmocka -lpcap -o $@
 
 $(BUILD)/fuzz/fuzz_topology: tests/fuzz/fuzz_topology.c $(FABRIC_SRCS) $(FABRIC_HDRS)
 	@mkdir -p $(@D)
