@@ -99,6 +99,7 @@ struct fabric {
     struct swmcast *mc;
     struct fabric_switch_mgmt mgmt;
     uint64_t *agent_free;
+    unsigned *mc_held;      /* per switch: its copies held at a NIC's link */
     struct fab_ev *events;
     uint64_t ev_seq;
     struct fabric_mc_counters mcc;
@@ -151,9 +152,11 @@ struct fabric *fabric_new(const struct topo *t, const struct fabric_timing *tm,
     f->next_rec = 1;
     f->mgmt.entries = FABRIC_MCAST_ENTRIES;
     f->mgmt.agent_ps = FABRIC_AGENT_PS;
+    f->mgmt.mc_buffer = FABRIC_MC_BUFFER;
     f->agent_free = calloc(t->nswitches + 1, sizeof *f->agent_free);
+    f->mc_held = calloc(t->nswitches + 1, sizeof *f->mc_held);
     f->mc = swmcast_new(t->nswitches, f->mgmt.entries);
-    if (!f->agent_free || !f->mc ||
+    if (!f->agent_free || !f->mc_held || !f->mc ||
         !f->nic_free || !f->sw_free || !f->holder || !f->qhead || !f->qtail ||
         !f->held_head || !f->held_tail || !f->nheld || !f->scratch) {
         fabric_free(f);
@@ -203,6 +206,7 @@ void fabric_free(struct fabric *f)
     free(f->nheld);
     free(f->scratch);
     free(f->agent_free);
+    free(f->mc_held);
     swmcast_free(f->mc);
     free(f);
 }
@@ -729,6 +733,8 @@ static void arrive(struct fabric *f, struct fab_pkt *p)
     d->held = true;
     f->cnt.held++;
     f->nheld[p->dst]++;
+    if (p->mc && p->from_sw >= 0)
+        f->mc_held[p->from_sw]++;       /* in the switch's buffer until taken */
     p->next_held = NULL;
     if (f->held_tail[p->dst])
         f->held_tail[p->dst]->next_held = p;
@@ -866,6 +872,8 @@ void fabric_rx_done(struct fabric *f, unsigned dst, uint64_t id, uint64_t t_ps,
     if (f->held_tail[dst] == p)
         f->held_tail[dst] = prev;
     f->nheld[dst]--;
+    if (p->mc && p->from_sw >= 0)
+        f->mc_held[p->from_sw]--;
     d = record(f, p);
     uint64_t late = t_ps > p->head ? t_ps - p->head : 0, go = 0;
     f->now_ps = t_ps;
@@ -922,6 +930,8 @@ int fabric_set_switch_mgmt(struct fabric *f, const struct fabric_switch_mgmt *m)
     swmcast_free(f->mc);
     f->mc = mc;
     f->mgmt = *m;
+    if (!f->mgmt.mc_buffer)
+        f->mgmt.mc_buffer = FABRIC_MC_BUFFER;
     return 0;
 }
 
@@ -1014,6 +1024,10 @@ static void mc_branch(struct fabric *f, struct fab_pkt *p, uint64_t at)
         why = "the entry holds no other port";
     else if (p->hops >= TOPO_MAX_HOPS)
         why = "the tree is deeper than the longest route";
+    else if (f->mc_held[sw] >= f->mgmt.mc_buffer) {
+        why = "the switch's replication buffer is full";
+        f->mcc.buf_full++;
+    }
     if (why) {
         mc_drop(f, p->id, p, sw, at, why);
         return;

@@ -211,8 +211,9 @@ void fabric_get_counters(const struct fabric *f, struct fabric_counters *c);
  * fabric_set_backpressure (set one; with room NULL back-pressure stays
  * off): fabric_send's *out then says only whether the packet entered the
  * network. A switch with no entry for the group, an entry without the port
- * the packet came in on or with no other port, drops it there (counted in
- * mc_dropped, logged, a pcap record with status 3).
+ * the packet came in on or with no other port, or a full replication
+ * buffer (FABRIC_MC_BUFFER), drops it there (counted in mc_dropped,
+ * logged, a pcap record with status 3).
  *
  * A route byte FABRIC_ROUTE_MGMT ends the route at the switch that reads
  * it: the packet goes to its management agent, which works on one request
@@ -227,10 +228,19 @@ void fabric_get_counters(const struct fabric *f, struct fabric_counters *c);
  * docs/fabric.md says where they come from. */
 #define FABRIC_MCAST_ENTRIES 1024u
 #define FABRIC_AGENT_PS      (10ull * 1000 * 1000)
+/* Multicast branches a switch's replication buffer holds while their
+ * receivers' links are held (back-pressure): a switch replicates from a
+ * buffer of its own, which is finite; a packet that needs a switch whose
+ * buffer is full is dropped there (mc_counters.buf_full). 32 is a
+ * decision: no size for the seed's InfiniScale was found, and 32 packets
+ * of the largest Myrinet payload (about 4 KB each) are 128 KB, the order
+ * of a switch chip's shared buffer. */
+#define FABRIC_MC_BUFFER     32u
 
 struct fabric_switch_mgmt {
     unsigned entries;     /* multicast table entries per switch */
     uint64_t agent_ps;    /* management agent's time per request */
+    unsigned mc_buffer;   /* replication buffer, held branches (0: FABRIC_MC_BUFFER) */
 };
 /* Before the first packet; without it the defaults above hold. */
 int fabric_set_switch_mgmt(struct fabric *f, const struct fabric_switch_mgmt *m);
@@ -253,6 +263,7 @@ struct fabric_mc_counters {
     uint64_t mgmt_in;     /* packets at switches' management ports */
     uint64_t mgmt_bad;    /* of them, dropped unanswerable */
     uint64_t mgmt_full;   /* SW_SETs refused: table full */
+    uint64_t buf_full;    /* of 'dropped', at a full replication buffer */
 };
 void fabric_get_mc_counters(const struct fabric *f, struct fabric_mc_counters *c);
 

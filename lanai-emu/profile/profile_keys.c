@@ -64,6 +64,8 @@ static const struct profile_key keys[] = {
       "multicast table entries per switch (docs/fabric.md, switch multicast)" },
     { "net.switch_agent", PDIM_TIME, CLUS(switch_agent_ps), 0, 1000 * MS, true, 10 * US,
       "a switch's management agent, per table write" },
+    { "net.mcast_buffer", PDIM_COUNT, CLUS(mcast_buffer), 1, 4096, true, 32,
+      "held multicast branches a switch's replication buffer holds (docs/fabric.md)" },
 
     { "host.clock", PDIM_FREQ, NODE(host_clock_hz), 10 * MHZ, 10 * GHZ, REQ,
       "host CPU clock" },

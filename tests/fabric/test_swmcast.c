@@ -299,6 +299,57 @@ static void test_backpressure_on_one_branch(void **st)
     topo_free(t);
 }
 
+/* A switch's replication buffer holds mc_buffer held branches: with one,
+ * b holds the copy node 1 has no room for, and the next packet for the
+ * group is dropped at b (counted as buf_full, logged) while a still
+ * replicates it to node 2; once node 1 takes its copy, b has room again. */
+static void test_replication_buffer_bound(void **st)
+{
+    struct topo *t = two_switches();
+    struct fabric *f = mk(t, true);
+    struct fabric_switch_mgmt m = { .entries = FABRIC_MCAST_ENTRIES,
+                                    .agent_ps = FABRIC_AGENT_PS, .mc_buffer = 1 };
+    struct fabric_delivery out;
+    struct fabric_mc_counters c;
+    uint8_t pkt[2048];
+    size_t len = mcast(7, 100, pkt);
+    const uint64_t T0 = 1000 * US;
+    char lb[1024] = "";
+    FILE *log = fmemopen(lb, sizeof lb - 1, "w");
+    (void)st;
+
+    assert_int_equal(fabric_set_switch_mgmt(f, &m), 0);
+    fabric_set_fault_log(f, log);
+    program_all(f, 7);
+    ngot = 0;
+    room_of[1] = 0;
+    assert_int_equal(fabric_send(f, 0, T0, pkt, len, &out), 0);
+    assert_int_equal(ngot, 3);
+    assert_true(to(1)->held);
+    uint64_t id1 = to(1)->id, head1 = to(1)->head_ps;
+    ngot = 0;
+    assert_int_equal(fabric_send(f, 0, T0 + 20 * US, pkt, len, &out), 0);
+    assert_int_equal(ngot, 1);                  /* node 2 only: b's buffer is full */
+    assert_non_null(to(2));
+    fabric_get_mc_counters(f, &c);
+    assert_int_equal(c.dropped, 1);
+    assert_int_equal(c.buf_full, 1);
+    fflush(log);
+    assert_non_null(strstr(lb, "dropped at switch b: the switch's replication buffer is full"));
+    /* node 1 takes its copy: b replicates the next packet to both its nodes */
+    room_of[1] = 1;
+    fabric_rx_done(f, 1, id1, head1 + 100 * US, false);
+    ngot = 0;
+    assert_int_equal(fabric_send(f, 0, T0 + 200 * US, pkt, len, &out), 0);
+    assert_int_equal(ngot, 3);
+    assert_false(to(1)->held);
+    fabric_get_mc_counters(f, &c);
+    assert_int_equal(c.buf_full, 1);
+    fabric_free(f);
+    fclose(log);
+    topo_free(t);
+}
+
 static char logbuf[4096];
 
 /* An entry that is missing, lacks the input port, or holds no other port
@@ -490,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_replication_timing),
         cmocka_unit_test(test_contention_as_unicast),
         cmocka_unit_test(test_backpressure_on_one_branch),
+        cmocka_unit_test(test_replication_buffer_bound),
         cmocka_unit_test(test_empty_and_stale_entries_drop),
         cmocka_unit_test(test_table_bound),
         cmocka_unit_test(test_entry_changes_after_the_agent),

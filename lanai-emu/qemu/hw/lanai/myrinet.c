@@ -101,6 +101,7 @@ static void build_fabric(MyrinetState *m)
     struct fabric_switch_mgmt sw = {
         .entries = (unsigned)m->prof.mcast_entries,
         .agent_ps = m->prof.switch_agent_ps,
+        .mc_buffer = (unsigned)m->prof.mcast_buffer,
     };
 
     m->fabric = fabric_new(m->topo, &ft, m->seed);
