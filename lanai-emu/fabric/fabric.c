@@ -2,6 +2,7 @@
 /* The fabric timing model: routes, cut-through timing, contention, CRC-8
  * and faults (fabric.h has the equations). */
 #include "fabric.h"
+#include "swmcast.h"
 
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -11,7 +12,8 @@
 
 /*
  * A packet the fabric is working on. Channels are numbered: NIC i's link
- * to its switch is i, switch s port p's output is nnodes + s * 64 + p.
+ * to its switch is i, switch s port p's output is nnodes + s * 32 + p,
+ * switch s's management port nnodes + nswitches * 32 + s.
  * A packet takes its channels 0..n in order; it takes channel h when it
  * is first in that channel's queue (packets that waited for it, in the
  * order the fabric was given them) and no other packet holds it (a packet
@@ -36,6 +38,20 @@ struct fab_pkt {
     uint8_t corrupt_bit;
     size_t len, route;
     uint8_t *pkt;
+    unsigned hops;               /* switches crossed (pcap, delivery) */
+    /* Switch multicast and management (docs/fabric.md "Switch multicast"):
+     * a multicast packet travels as one fab_pkt per link of its tree, each
+     * of a single channel (n 0), from a NIC or a switch (from_sw) to a NIC
+     * or a switch (to_sw), where the switch's table makes the next ones.
+     * A packet for a management port ends at switch to_sw; an agent's
+     * answer starts at switch from_sw. orig: the packet as its sender sent
+     * it, for the pcap record. */
+    int from_sw, to_sw;
+    bool mc;
+    unsigned group, in_port;
+    uint8_t *orig;
+    size_t orig_len;
+    uint64_t orig_t;
     struct fab_pkt *next_held;   /* held at the same receiver, in order */
     struct fab_pkt *next_work, *next_live, **prev_live;
 };
@@ -48,6 +64,7 @@ struct fab_qent {
 /* pcap records wait here until every packet given before theirs has one */
 struct fab_rec {
     uint64_t id;
+    bool skip;                   /* an id with no record (a multicast tree's inner link) */
     struct pcap_pkthdr h;
     struct fab_rec *next;
     uint8_t data[];
@@ -78,7 +95,31 @@ struct fabric {
     pcap_t *pcap;
     pcap_dumper_t *dumper;
     struct fabric_counters cnt;
+    /* switch multicast and management agents */
+    struct swmcast *mc;
+    struct fabric_switch_mgmt mgmt;
+    uint64_t *agent_free;
+    unsigned *mc_held;      /* per switch: its copies held at a NIC's link */
+    struct fab_ev *events;
+    uint64_t ev_seq;
+    struct fabric_mc_counters mcc;
 };
+
+/* A management agent's request, carried out at t. */
+struct fab_ev {
+    uint64_t t, seq;
+    unsigned sw, status;
+    struct swmgmt_req req;
+    struct fab_ev *next;
+};
+
+/* an agent's answer: its route back and the management body */
+#define FAB_ANSWER_MAX 64
+
+static void arrive_switch(struct fabric *f, struct fab_pkt *p);
+static int mcast_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pkt,
+                      size_t len, struct fabric_delivery *out, uint64_t s0);
+static uint32_t mgmt_chan(const struct fabric *f, unsigned sw);
 
 static uint64_t next_rand(struct fabric *f)
 {
@@ -99,8 +140,8 @@ struct fabric *fabric_new(const struct topo *t, const struct fabric_timing *tm,
     f->tm = *tm;
     f->rng = seed;
     f->nic_free = calloc(t->nnodes ? t->nnodes : 1, sizeof *f->nic_free);
-    f->sw_free = calloc((size_t)t->nswitches * TOPO_MAX_PORTS + 1, sizeof *f->sw_free);
-    size_t nch = t->nnodes + (size_t)t->nswitches * TOPO_MAX_PORTS + 1;
+    f->sw_free = calloc((size_t)t->nswitches * (TOPO_MAX_PORTS + 1) + 1, sizeof *f->sw_free);
+    size_t nch = t->nnodes + (size_t)t->nswitches * (TOPO_MAX_PORTS + 1) + 1;
     f->holder = calloc(nch, sizeof *f->holder);
     f->qhead = calloc(nch, sizeof *f->qhead);
     f->qtail = calloc(nch, sizeof *f->qtail);
@@ -109,7 +150,14 @@ struct fabric *fabric_new(const struct topo *t, const struct fabric_timing *tm,
     f->nheld = calloc(t->nnodes + 1, sizeof *f->nheld);
     f->scratch = malloc(sizeof *f->scratch);
     f->next_rec = 1;
-    if (!f->nic_free || !f->sw_free || !f->holder || !f->qhead || !f->qtail ||
+    f->mgmt.entries = FABRIC_MCAST_ENTRIES;
+    f->mgmt.agent_ps = FABRIC_AGENT_PS;
+    f->mgmt.mc_buffer = FABRIC_MC_BUFFER;
+    f->agent_free = calloc(t->nswitches + 1, sizeof *f->agent_free);
+    f->mc_held = calloc(t->nswitches + 1, sizeof *f->mc_held);
+    f->mc = swmcast_new(t->nswitches, f->mgmt.entries);
+    if (!f->agent_free || !f->mc_held || !f->mc ||
+        !f->nic_free || !f->sw_free || !f->holder || !f->qhead || !f->qtail ||
         !f->held_head || !f->held_tail || !f->nheld || !f->scratch) {
         fabric_free(f);
         return NULL;
@@ -132,10 +180,17 @@ void fabric_free(struct fabric *f)
         struct fab_pkt *p = f->live;
         f->live = p->next_live;
         free(p->pkt);
+        free(p->orig);
         free(p);
     }
+    while (f->events) {
+        struct fab_ev *e = f->events;
+        f->events = e->next;
+        free(e);
+    }
     if (f->qhead)
-        for (size_t c = 0; c < f->t->nnodes + (size_t)f->t->nswitches * TOPO_MAX_PORTS; c++)
+        for (size_t c = 0; c < f->t->nnodes + (size_t)f->t->nswitches * (TOPO_MAX_PORTS + 1);
+             c++)
             while (f->qhead[c]) {
                 struct fab_qent *q = f->qhead[c];
                 f->qhead[c] = q->next;
@@ -150,6 +205,9 @@ void fabric_free(struct fabric *f)
     free(f->held_tail);
     free(f->nheld);
     free(f->scratch);
+    free(f->agent_free);
+    free(f->mc_held);
+    swmcast_free(f->mc);
     free(f);
 }
 
@@ -379,15 +437,16 @@ static void write_records(struct fabric *f)
     while (f->recs && f->recs->id == f->next_rec) {
         struct fab_rec *r = f->recs;
         f->recs = r->next;
-        pcap_dump((u_char *)f->dumper, &r->h, r->data);
+        if (!r->skip)
+            pcap_dump((u_char *)f->dumper, &r->h, r->data);
         free(r);
         f->next_rec++;
     }
 }
 
-static void trace_id(struct fabric *f, uint64_t id, unsigned src,
-                     const struct fabric_delivery *d, uint64_t t_ps, const uint8_t *pkt,
-                     size_t len)
+static void trace_rec(struct fabric *f, uint64_t id, unsigned src,
+                      const struct fabric_delivery *d, uint64_t t_ps, const uint8_t *pkt,
+                      size_t len, int status)
 {
     struct fab_rec *r, **pp;
     uint8_t *rec;
@@ -399,6 +458,7 @@ static void trace_id(struct fabric *f, uint64_t id, unsigned src,
     if (!r)
         return;
     r->id = id;
+    r->skip = false;
     rec = r->data;
     /* record: version, src, dst, status, hops, send/head/tail times (ps),
      * then the packet as sent (all big-endian) */
@@ -406,7 +466,7 @@ static void trace_id(struct fabric *f, uint64_t id, unsigned src,
     rec[2] = (uint8_t)(src >> 8); rec[3] = (uint8_t)src;
     rec[4] = d->delivered ? (uint8_t)(d->dst >> 8) : 0xFF;
     rec[5] = d->delivered ? (uint8_t)d->dst : 0xFF;
-    rec[6] = !d->delivered ? 1 : !d->crc_ok ? 2 : 0;
+    rec[6] = status >= 0 ? (uint8_t)status : !d->delivered ? 1 : !d->crc_ok ? 2 : 0;
     rec[7] = (uint8_t)d->hops;
     for (int k = 0; k < 3; k++)
         for (int b = 0; b < 8; b++)
@@ -415,6 +475,42 @@ static void trace_id(struct fabric *f, uint64_t id, unsigned src,
     r->h.ts.tv_sec = (time_t)(t_ps / 1000000000000ull);
     r->h.ts.tv_usec = (suseconds_t)((t_ps / 1000) % 1000000000ull); /* ns precision */
     r->h.caplen = r->h.len = (bpf_u_int32)(32 + len);
+    for (pp = &f->recs; *pp && (*pp)->id < id; pp = &(*pp)->next)
+        ;
+    r->next = *pp;
+    *pp = r;
+    write_records(f);
+}
+
+static void trace_id(struct fabric *f, uint64_t id, unsigned src,
+                     const struct fabric_delivery *d, uint64_t t_ps, const uint8_t *pkt,
+                     size_t len)
+{
+    trace_rec(f, id, src, d, t_ps, pkt, len, -1);
+}
+
+/* p's record: a multicast copy or a switch's answer shows the packet as
+ * its sender sent it, at its send time. */
+static void trace_pkt(struct fabric *f, struct fab_pkt *p, const struct fabric_delivery *d)
+{
+    if (p->orig)
+        trace_id(f, p->id, p->src, d, p->orig_t, p->orig, p->orig_len);
+    else
+        trace_id(f, p->id, p->src, d, p->t_send, p->pkt, p->len);
+}
+
+/* An id that gets no record of its own (a multicast packet's link into a
+ * switch that forwarded it). */
+static void trace_skip(struct fabric *f, uint64_t id)
+{
+    struct fab_rec *r, **pp;
+
+    if (!f->dumper)
+        return;
+    if (!(r = calloc(1, sizeof *r)))
+        return;
+    r->id = id;
+    r->skip = true;
     for (pp = &f->recs; *pp && (*pp)->id < id; pp = &(*pp)->next)
         ;
     r->next = *pp;
@@ -447,9 +543,9 @@ static void fabric_flush_records(struct fabric *f)
     if (!f->dumper)
         return;
     for (struct fab_pkt *p = f->live; p; p = p->next_live) {
-        struct fabric_delivery d = { .delivered = false, .dst = p->dst, .hops = p->n,
+        struct fabric_delivery d = { .delivered = false, .dst = p->dst, .hops = p->hops,
                                      .head_ps = p->held ? p->head : 0 };
-        trace_id(f, p->id, p->src, &d, p->t_send, p->pkt, p->len);
+        trace_pkt(f, p, &d);
     }
     while (f->recs) {
         f->next_rec = f->recs->id;
@@ -527,6 +623,7 @@ static void forget(struct fabric *f, struct fab_pkt *p)
         p->next_live->prev_live = p->prev_live;
     f->cnt.waiting--;
     free(p->pkt);
+    free(p->orig);
     free(p);
 }
 
@@ -537,7 +634,7 @@ static struct fabric_delivery *record(struct fabric *f, struct fab_pkt *p)
 
     memset(d, 0, offsetof(struct fabric_delivery, data));
     d->dst = p->dst;
-    d->hops = p->n;
+    d->hops = p->hops;
     d->type = p->len - p->route >= 2 ?
               (uint16_t)(p->pkt[p->route] << 8 | p->pkt[p->route + 1]) : 0;
     d->head_ps = p->head;
@@ -583,10 +680,15 @@ static void arrive(struct fabric *f, struct fab_pkt *p)
     const uint64_t *s = p->s;
     const size_t len = p->len;
     const unsigned n = p->n;
-    bool take = !f->bp_on ||
-                (!f->nheld[p->dst] && f->bp.room(f->bp.opaque, p->dst) > 0);
+    bool take;
     uint64_t at = s[n] + f->tm.cable_ps;
     struct fabric_delivery *d;
+
+    if (p->to_sw >= 0) {
+        arrive_switch(f, p);
+        return;
+    }
+    take = !f->bp_on || (!f->nheld[p->dst] && f->bp.room(f->bp.opaque, p->dst) > 0);
 
     p->head = at + p->delay;
     /* Release times: the tail passes channel h after the head reached the
@@ -600,11 +702,11 @@ static void arrive(struct fabric *f, struct fab_pkt *p)
             continue;                   /* freed when the packet waited */
         if (!h && p->tail0_set)
             rel = p->tail0;             /* the sender resumed after a wait */
-        if (take || (h < n && rel <= (h ? at : stop))) {
+        if (take || (h < n && rel <= (h || p->from_sw >= 0 ? at : stop))) {
             release(f, p, h, rel);      /* the tail has left it */
         } else {
             p->rel[h] = rel;            /* busy until the receiver takes p */
-            if (!h) {
+            if (!h && p->from_sw < 0) {
                 /* the sender's engine cannot finish until the GO */
                 p->stalled = true;
                 p->stop = stop;
@@ -617,10 +719,12 @@ static void arrive(struct fabric *f, struct fab_pkt *p)
     d = record(f, p);
     if (p->delay)
         f->cnt.delayed++;
+    if (p->mc)
+        f->mcc.copies++;
     if (take) {
         f->cnt.delivered++;
-        trace_id(f, p->id, p->src, d, p->t_send, p->pkt, p->len);
-        if (f->bp_on)
+        trace_pkt(f, p, d);
+        if ((f->bp_on || p->mc || p->from_sw >= 0) && f->bp.deliver)
             f->bp.deliver(f->bp.opaque, d);
         forget(f, p);
         return;
@@ -629,6 +733,8 @@ static void arrive(struct fabric *f, struct fab_pkt *p)
     d->held = true;
     f->cnt.held++;
     f->nheld[p->dst]++;
+    if (p->mc && p->from_sw >= 0)
+        f->mc_held[p->from_sw]++;       /* in the switch's buffer until taken */
     p->next_held = NULL;
     if (f->held_tail[p->dst])
         f->held_tail[p->dst]->next_held = p;
@@ -651,7 +757,7 @@ static void wait_begins(struct fabric *f, struct fab_pkt *p, unsigned h)
     const uint64_t hop = f->tm.cable_ps + f->tm.byte_ps + f->tm.switch_ps;
     uint64_t ready = p->s[h - 1] + hop, stop, tail;
 
-    if (p->out || p->stalled)
+    if (p->out || p->stalled || p->from_sw >= 0)
         return;
     tail = p->tail0_set ? p->tail0
                         : ready - (uint64_t)h * hop + (uint64_t)(p->len + 1) * f->tm.byte_ps;
@@ -693,7 +799,8 @@ static void advance(struct fabric *f, struct fab_pkt *p)
         uint32_t c = p->ch[h];
         struct fab_qent *q = f->qhead[c];
 
-        if ((q && q->p != p) || (h < p->n && f->holder[c] && f->holder[c] != p)) {
+        if ((q && q->p != p) ||
+            ((h < p->n || p->to_sw >= 0) && f->holder[c] && f->holder[c] != p)) {
             if (!p->queued) {
                 /* wait, and keep its place for the channels after it */
                 p->queued = true;
@@ -725,14 +832,14 @@ static void advance(struct fabric *f, struct fab_pkt *p)
             uint64_t ready = h ? s[h - 1] + hop : p->t_send;
             uint64_t fr = *chan_free(f, c);
             s[h] = ready > fr ? ready : fr;
-            if (h)
+            if (h || p->from_sw >= 0)
                 f->cnt.blocked_ps += s[h] - ready;
         }
         if (p->stalled && p->wait_h == h)
             wait_over(f, p, h);
         if (h < p->n)
             f->holder[c] = p;
-        else
+        else if (p->to_sw < 0)
             kick(f, c);         /* the next packet for this receiver */
         p->k = h + 1;
     }
@@ -765,6 +872,8 @@ void fabric_rx_done(struct fabric *f, unsigned dst, uint64_t id, uint64_t t_ps,
     if (f->held_tail[dst] == p)
         f->held_tail[dst] = prev;
     f->nheld[dst]--;
+    if (p->mc && p->from_sw >= 0)
+        f->mc_held[p->from_sw]--;
     d = record(f, p);
     uint64_t late = t_ps > p->head ? t_ps - p->head : 0, go = 0;
     f->now_ps = t_ps;
@@ -798,9 +907,400 @@ void fabric_rx_done(struct fabric *f, unsigned dst, uint64_t id, uint64_t t_ps,
         d->tail_ps += late;     /* the head reached the link on time */
         f->cnt.delivered++;
     }
-    trace_id(f, p->id, p->src, d, p->t_send, p->pkt, p->len);
+    trace_pkt(f, p, d);
     forget(f, p);
     run_work(f);
+}
+
+/* ---- switch multicast and management agents (docs/fabric.md) --------------- */
+
+static uint32_t mgmt_chan(const struct fabric *f, unsigned sw)
+{
+    return f->t->nnodes + f->t->nswitches * TOPO_MAX_PORTS + sw;
+}
+
+int fabric_set_switch_mgmt(struct fabric *f, const struct fabric_switch_mgmt *m)
+{
+    struct swmcast *mc;
+
+    if (!m->entries || m->entries >= 0x3FFF || f->next_id)
+        return -1;
+    if (!(mc = swmcast_new(f->t->nswitches, m->entries)))
+        return -1;
+    swmcast_free(f->mc);
+    f->mc = mc;
+    f->mgmt = *m;
+    if (!f->mgmt.mc_buffer)
+        f->mgmt.mc_buffer = FABRIC_MC_BUFFER;
+    return 0;
+}
+
+uint32_t fabric_mcast_entry(const struct fabric *f, unsigned sw, unsigned group)
+{
+    return swmcast_lookup(f->mc, sw, group);
+}
+
+unsigned fabric_mcast_used(const struct fabric *f, unsigned sw)
+{
+    return swmcast_used(f->mc, sw);
+}
+
+void fabric_get_mc_counters(const struct fabric *f, struct fabric_mc_counters *c)
+{
+    *c = f->mcc;
+}
+
+static void add_live(struct fabric *f, struct fab_pkt *p)
+{
+    p->next_live = f->live;
+    if (f->live)
+        f->live->prev_live = &p->next_live;
+    p->prev_live = &f->live;
+    f->live = p;
+    f->cnt.waiting++;
+}
+
+/* p goes to the end of the work list (run_work takes its channels). */
+static void add_work(struct fabric *f, struct fab_pkt *p)
+{
+    struct fab_pkt **pp = &f->work;
+
+    p->inwork = true;
+    p->next_work = NULL;
+    while (*pp)
+        pp = &(*pp)->next_work;
+    *pp = p;
+}
+
+/* A multicast packet dropped at switch sw: counted, logged, and its pcap
+ * record (status 3, the switch's table) under id. */
+static void mc_drop(struct fabric *f, uint64_t id, const struct fab_pkt *p, unsigned sw,
+                    uint64_t at, const char *why)
+{
+    struct fabric_delivery d = { .delivered = false, .dst = 0xFFFF, .hops = p->hops,
+                                 .head_ps = at, .tail_ps = at, .why = why };
+
+    f->mcc.dropped++;
+    if (f->fault_log)
+        fprintf(f->fault_log, "mcast %.3f us: group %u dropped at switch %s: %s\n",
+                (double)at / 1e6, p->group, f->t->sw[sw].name, why);
+    trace_rec(f, id, p->src, &d, p->orig_t, p->orig, p->orig_len, 3);
+}
+
+static struct fab_pkt *new_pkt(const uint8_t *pkt, size_t len)
+{
+    struct fab_pkt *p = calloc(1, sizeof *p);
+
+    if (!p || !(p->pkt = malloc(len ? len : 1)))
+        abort();
+    memcpy(p->pkt, pkt, len);
+    p->len = len;
+    p->corrupt_at = -1;
+    p->from_sw = p->to_sw = -1;
+    return p;
+}
+
+/*
+ * A multicast packet's head reached switch p->to_sw at 'at' on port
+ * p->in_port. The switch reads the group id (two bytes) and replicates the
+ * packet to every other port of its entry: each copy starts on its output
+ * port after the fall-through time, contending for it as a unicast packet
+ * does, and carries the whole packet to a switch or, the group bytes
+ * stripped, to a NIC.
+ */
+static void mc_branch(struct fabric *f, struct fab_pkt *p, uint64_t at)
+{
+    const unsigned sw = (unsigned)p->to_sw;
+    const struct topo_switch *S = &f->t->sw[sw];
+    const uint64_t look = at + 2 * f->tm.byte_ps;
+    const uint32_t ports = swmcast_lookup(f->mc, sw, p->group);
+    const char *why = NULL;
+
+    if (!ports)
+        why = "no entry for the group";
+    else if (!(ports >> p->in_port & 1))
+        why = "the entry does not hold the port the packet came in on";
+    else if (!(ports & ~(1u << p->in_port)))
+        why = "the entry holds no other port";
+    else if (p->hops >= TOPO_MAX_HOPS)
+        why = "the tree is deeper than the longest route";
+    else if (f->mc_held[sw] >= f->mgmt.mc_buffer) {
+        why = "the switch's replication buffer is full";
+        f->mcc.buf_full++;
+    }
+    if (why) {
+        mc_drop(f, p->id, p, sw, at, why);
+        return;
+    }
+    trace_skip(f, p->id);
+    for (unsigned q = 0; q < S->nports; q++) {
+        const struct topo_peer *peer = &S->port[q];
+        struct fab_pkt *c;
+
+        if (q == p->in_port || !(ports >> q & 1))
+            continue;
+        f->next_id++;
+        if (peer->kind == TOPO_FREE || link_down(f, -1, (int)sw, (int)q, look)) {
+            mc_drop(f, f->next_id, p, sw, at, peer->kind == TOPO_FREE ?
+                    "the entry names an unconnected port" : "the link of a port is down");
+            continue;
+        }
+        if (peer->kind == TOPO_NODE) {
+            c = new_pkt(p->pkt + 2, p->len - 2);    /* the NIC gets it from the type */
+            c->dst = peer->id;
+        } else {
+            c = new_pkt(p->pkt, p->len);
+            c->dst = FABRIC_SWITCH_SRC | peer->id;
+            c->to_sw = peer->id;
+            c->in_port = peer->port;
+        }
+        c->id = f->next_id;
+        c->src = p->src;
+        c->from_sw = (int)sw;
+        c->mc = true;
+        c->group = p->group;
+        c->hops = p->hops + 1;
+        c->ch[0] = f->t->nnodes + sw * TOPO_MAX_PORTS + q;
+        c->t_send = look + f->tm.switch_ps;
+        c->delay = p->delay;
+        if (!(c->orig = malloc(p->orig_len)))
+            abort();
+        memcpy(c->orig, p->orig, p->orig_len);
+        c->orig_len = p->orig_len;
+        c->orig_t = p->orig_t;
+        add_live(f, c);
+        add_work(f, c);
+    }
+}
+
+/* A packet reached switch p->to_sw's management port: the agent takes the
+ * request when it has finished the ones before it, and acts agent_ps later. */
+static void mgmt_receive(struct fabric *f, struct fab_pkt *p)
+{
+    const unsigned sw = (unsigned)p->to_sw;
+    struct fabric_delivery *d = record(f, p);
+    struct swmgmt_req req;
+    unsigned status;
+    uint64_t done;
+    struct fab_ev *e, **pp;
+
+    f->mcc.mgmt_in++;
+    trace_pkt(f, p, d);
+    if (!d->crc_ok || swmgmt_parse(d->data, d->len, f->t->sw[sw].nports, &req, &status)) {
+        f->mcc.mgmt_bad++;
+        if (f->fault_log)
+            fprintf(f->fault_log, "mgmt %.3f us: switch %s drops a request it cannot "
+                    "answer (%s)\n", (double)d->tail_ps / 1e6, f->t->sw[sw].name,
+                    d->crc_ok ? "not an SW_SET with a route back" : "CRC error");
+        return;
+    }
+    done = (d->tail_ps > f->agent_free[sw] ? d->tail_ps : f->agent_free[sw]) +
+           f->mgmt.agent_ps;
+    f->agent_free[sw] = done;
+    if (!(e = calloc(1, sizeof *e)))
+        abort();
+    e->t = done > f->now_ps ? done : f->now_ps;
+    e->seq = ++f->ev_seq;
+    e->sw = sw;
+    e->status = status;
+    e->req = req;
+    for (pp = &f->events; *pp && ((*pp)->t < e->t || ((*pp)->t == e->t && (*pp)->seq < e->seq));
+         pp = &(*pp)->next)
+        ;
+    e->next = *pp;
+    *pp = e;
+}
+
+/* p (to a switch) has taken its channels; its head is there at s[n] + cable. */
+static void arrive_switch(struct fabric *f, struct fab_pkt *p)
+{
+    const uint64_t hop = f->tm.cable_ps + f->tm.byte_ps + f->tm.switch_ps;
+    const unsigned n = p->n;
+    const uint64_t at = p->s[n] + f->tm.cable_ps;
+
+    p->head = at + p->delay;
+    for (unsigned h = 0; h <= n; h++) {
+        uint64_t rel = p->s[n] - (uint64_t)(n - h) * hop +
+                       (uint64_t)(p->len - h + 1) * f->tm.byte_ps;
+        if (!h && p->out)
+            continue;
+        if (!h && p->tail0_set)
+            rel = p->tail0;
+        release(f, p, h, rel);
+    }
+    if (p->mc)
+        mc_branch(f, p, at);
+    else
+        mgmt_receive(f, p);
+    forget(f, p);
+}
+
+/* Switch sw's agent sends pkt (its route from sw on) at t. */
+static void switch_send(struct fabric *f, unsigned sw, uint64_t t, const uint8_t *pkt,
+                        size_t len)
+{
+    const struct topo *T = f->t;
+    const unsigned src = FABRIC_SWITCH_SRC | sw;
+    struct fab_pkt *p;
+    uint32_t chan[TOPO_MAX_HOPS + 1];
+    unsigned n = 0, at = sw;
+    size_t i = 0;
+    int dst = -1;
+    const char *why = NULL;
+    uint64_t delay = 0;
+
+    f->next_id++;
+    for (;;) {
+        const struct topo_peer *q;
+        unsigned port;
+
+        if (i >= len || !(pkt[i] & 0x80) || n > TOPO_MAX_HOPS - 1) {
+            why = "route ends inside the network";
+            break;
+        }
+        port = pkt[i] & 0x3F;
+        if (port >= T->sw[at].nports || (q = &T->sw[at].port[port])->kind == TOPO_FREE) {
+            why = "route leads to no port";
+            break;
+        }
+        if (link_down(f, -1, (int)at, (int)port, t)) {
+            why = "link on the route is down";
+            break;
+        }
+        chan[n++] = T->nnodes + at * TOPO_MAX_PORTS + port;
+        i++;
+        if (q->kind == TOPO_NODE) {
+            dst = q->id;
+            break;
+        }
+        at = q->id;
+    }
+    uint16_t type = len - i >= 2 ? (uint16_t)(pkt[i] << 8 | pkt[i + 1]) : 0;
+    for (unsigned k = 0; !why && k < f->nrules; k++) {
+        struct fabric_fault_rule *r = &f->rules[k];
+        if (!fires(f, r, src, dst, type, t))
+            continue;
+        if (r->kind == FAULT_DROP) {
+            log_fault(f, t, "drop", src, dst, type);
+            why = "dropped by a fault rule";
+        } else if (r->kind == FAULT_DELAY) {
+            delay += r->delay_ps;
+            log_fault(f, t, "delay", src, dst, type);
+        }
+    }
+    if (why) {
+        struct fabric_delivery d = { .delivered = false, .dst = 0xFFFF, .why = why };
+        f->cnt.dropped++;
+        trace_id(f, f->next_id, src, &d, t, pkt, len);
+        return;
+    }
+    /* the first route byte is the origin's own port: consumed as it starts */
+    p = new_pkt(pkt + 1, len - 1);
+    p->id = f->next_id;
+    p->src = src;
+    p->dst = (unsigned)dst;
+    p->from_sw = (int)sw;
+    p->n = n - 1;
+    p->hops = n;
+    memcpy(p->ch, chan, sizeof chan[0] * n);
+    p->t_send = t;
+    p->delay = delay;
+    p->route = i - 1;
+    if (!(p->orig = malloc(len)))
+        abort();
+    memcpy(p->orig, pkt, len);
+    p->orig_len = len;
+    p->orig_t = t;
+    add_live(f, p);
+    advance(f, p);
+    run_work(f);
+}
+
+uint64_t fabric_next_event(const struct fabric *f)
+{
+    return f->events ? f->events->t : UINT64_MAX;
+}
+
+void fabric_run_until(struct fabric *f, uint64_t t_ps)
+{
+    struct fabric_delivery *keep = f->sync_out;
+
+    f->sync_out = NULL;
+    while (f->events && f->events->t <= t_ps) {
+        struct fab_ev *e = f->events;
+        uint8_t ans[FAB_ANSWER_MAX];
+        unsigned status = e->status;
+
+        f->events = e->next;
+        f->now_ps = e->t;
+        if (status == 0) {
+            status = swmgmt_apply(f->mc, e->sw, &e->req);
+            if (status)
+                f->mcc.mgmt_full++;
+        }
+        switch_send(f, e->sw, e->t, ans, swmgmt_answer(&e->req, status, ans));
+        free(e);
+    }
+    f->sync_out = keep;
+}
+
+/* A multicast packet from NIC src (fabric.h): its first link, to the
+ * sender's switch, whose table makes the rest. */
+static int mcast_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pkt,
+                      size_t len, struct fabric_delivery *out, uint64_t s0)
+{
+    const struct topo *t = f->t;
+    unsigned group;
+    uint64_t delay = 0;
+    struct fab_pkt *p;
+
+    if (len < 2)
+        return drop(f, src, t_ps, pkt, len, out, "multicast destination cut short", s0);
+    group = (unsigned)(pkt[0] & 0x3F) << 8 | pkt[1];
+    if (group >= 0x3FFF)
+        return drop(f, src, t_ps, pkt, len, out, "multicast group 0x3fff is reserved", s0);
+    if (link_down(f, (int)src, -1, -1, s0)) {
+        log_fault(f, t_ps, "drop (sender's link down)", src, -1, 0);
+        return drop(f, src, t_ps, pkt, len, out, "sender's link is down", s0);
+    }
+    out->dst = 0xFFFF;
+    out->type = len >= 4 ? (uint16_t)(pkt[2] << 8 | pkt[3]) : 0;
+    /* drop and delay rules act on the whole packet; corrupt ones do not
+     * act on multicast packets */
+    for (unsigned k = 0; k < f->nrules; k++) {
+        struct fabric_fault_rule *r = &f->rules[k];
+        if (!fires(f, r, src, -1, out->type, t_ps))
+            continue;
+        if (r->kind == FAULT_DROP) {
+            log_fault(f, t_ps, "drop", src, -1, out->type);
+            return drop(f, src, t_ps, pkt, len, out, "dropped by a fault rule", s0);
+        }
+        if (r->kind == FAULT_DELAY) {
+            delay += r->delay_ps;
+            log_fault(f, t_ps, "delay", src, -1, out->type);
+        }
+    }
+    p = new_pkt(pkt, len);
+    p->id = f->next_id;
+    p->src = src;
+    p->dst = FABRIC_SWITCH_SRC | t->node[src].sw;
+    p->to_sw = t->node[src].sw;
+    p->in_port = t->node[src].port;
+    p->mc = true;
+    p->group = group;
+    p->ch[0] = src;
+    p->t_send = t_ps;
+    p->delay = delay;
+    if (!(p->orig = malloc(len)))
+        abort();
+    memcpy(p->orig, pkt, len);
+    p->orig_len = len;
+    p->orig_t = t_ps;
+    add_live(f, p);
+    f->sync_out = NULL;
+    advance(f, p);
+    run_work(f);
+    return 0;
 }
 
 int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pkt,
@@ -823,6 +1323,11 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
         out->why = "send out of time order";
         return -1;
     }
+    if (len && (pkt[0] & 0xC0) == FABRIC_ROUTE_MCAST && !f->bp.deliver) {
+        out->why = "a multicast packet needs a deliver callback (fabric_set_backpressure)";
+        return -1;
+    }
+    fabric_run_until(f, t_ps);
     f->last_send_ps = t_ps;
     f->now_ps = t_ps;
     f->cnt.sent++;
@@ -832,6 +1337,8 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
     if (len > FABRIC_MAX_PACKET)
         return drop(f, src, t_ps, pkt, len > FABRIC_MAX_PACKET ? FABRIC_MAX_PACKET : len,
                     out, "packet longer than the fabric allows", s[0]);
+    if (len && (pkt[0] & 0xC0) == FABRIC_ROUTE_MCAST)
+        return mcast_send(f, src, t_ps, pkt, len, out, s[0]);
 
     /* Follow the route: one byte per switch. */
     sw = t->node[src].sw;
@@ -846,6 +1353,14 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
 
         if (i >= len || !(pkt[i] & 0x80))
             return drop(f, src, t_ps, pkt, len, out, "route ends inside the network", s[0]);
+        if (pkt[i] == FABRIC_ROUTE_MGMT && n < TOPO_MAX_HOPS - 1) {
+            /* the switch's management port: the route ends here */
+            n++;
+            chan[n] = mgmt_chan(f, sw);
+            i++;
+            dst = (int)(FABRIC_SWITCH_SRC | sw);
+            break;
+        }
         port = pkt[i] & 0x3F;
         if (port >= t->sw[sw].nports || n >= TOPO_MAX_HOPS - 1)
             return drop(f, src, t_ps, pkt, len, out, "route byte names no port", s[0]);
@@ -871,6 +1386,7 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
         return drop(f, src, t_ps, pkt, len, out, "route is longer than the path", s[0]);
     out->dst = (unsigned)dst;
     out->hops = n;
+    bool to_mgmt = (unsigned)dst >= FABRIC_SWITCH_SRC;
     out->type = len - i >= 2 ? (uint16_t)(pkt[i] << 8 | pkt[i + 1]) : 0;
 
     /* Faults that act on the packet. */
@@ -878,7 +1394,7 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
     uint64_t delay = 0;
     for (unsigned k = 0; k < f->nrules; k++) {
         struct fabric_fault_rule *r = &f->rules[k];
-        if (!fires(f, r, src, dst, out->type, t_ps))
+        if (!fires(f, r, src, to_mgmt ? -1 : dst, out->type, t_ps))
             continue;
         if (r->kind == FAULT_DROP) {
             log_fault(f, t_ps, "drop", src, dst, out->type);
@@ -904,6 +1420,9 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
     p->src = src;
     p->dst = (unsigned)dst;
     p->n = n;
+    p->hops = n;
+    p->from_sw = -1;
+    p->to_sw = to_mgmt ? (int)sw : -1;
     memcpy(p->ch, chan, sizeof chan[0] * (n + 1));
     p->t_send = t_ps;
     p->delay = delay;

@@ -198,4 +198,73 @@ struct fabric_counters {
 };
 void fabric_get_counters(const struct fabric *f, struct fabric_counters *c);
 
+/*
+ * Switch multicast and the switches' management ports (docs/fabric.md,
+ * "Switch multicast"; the encodings in include/nicoll/nc_mgmt.h).
+ *
+ * A packet whose first byte is FABRIC_ROUTE_MCAST | (group >> 8), its
+ * second group & 0xFF, goes to a multicast group: each switch replicates
+ * it to the output ports its table holds for the group, except the one it
+ * came in on (cut-through, each copy contending for its port as a unicast
+ * packet does; each branch's copy may be held by back-pressure on its own).
+ * Every copy a NIC gets goes to the 'deliver' callback of
+ * fabric_set_backpressure (set one; with room NULL back-pressure stays
+ * off): fabric_send's *out then says only whether the packet entered the
+ * network. A switch with no entry for the group, an entry without the port
+ * the packet came in on or with no other port, or a full replication
+ * buffer (FABRIC_MC_BUFFER), drops it there (counted in mc_dropped,
+ * logged, a pcap record with status 3).
+ *
+ * A route byte FABRIC_ROUTE_MGMT ends the route at the switch that reads
+ * it: the packet goes to its management agent, which works on one request
+ * at a time, each taking 'agent_ps', then carries it out and sends its
+ * answer from the switch. Only that agent writes a switch's table.
+ */
+#define FABRIC_ROUTE_MCAST 0xC0
+#define FABRIC_ROUTE_MGMT  0xBF
+#define FABRIC_SWITCH_SRC  0x8000u   /* pcap: a switch s sends or gets as 0x8000 | s */
+
+/* Table entries per switch by default, and the agent's time per request:
+ * docs/fabric.md says where they come from. */
+#define FABRIC_MCAST_ENTRIES 1024u
+#define FABRIC_AGENT_PS      (10ull * 1000 * 1000)
+/* Multicast branches a switch's replication buffer holds while their
+ * receivers' links are held (back-pressure): a switch replicates from a
+ * buffer of its own, which is finite; a packet that needs a switch whose
+ * buffer is full is dropped there (mc_counters.buf_full). 32 is a
+ * decision: no size for the seed's InfiniScale was found, and 32 packets
+ * of the largest Myrinet payload (about 4 KB each) are 128 KB, the order
+ * of a switch chip's shared buffer. */
+#define FABRIC_MC_BUFFER     32u
+
+struct fabric_switch_mgmt {
+    unsigned entries;     /* multicast table entries per switch */
+    uint64_t agent_ps;    /* management agent's time per request */
+    unsigned mc_buffer;   /* replication buffer, held branches (0: FABRIC_MC_BUFFER) */
+};
+/* Before the first packet; without it the defaults above hold. */
+int fabric_set_switch_mgmt(struct fabric *f, const struct fabric_switch_mgmt *m);
+
+/* What switch sw's table holds for group (0: no entry), for observation;
+ * entries in use at sw. */
+uint32_t fabric_mcast_entry(const struct fabric *f, unsigned sw, unsigned group);
+unsigned fabric_mcast_used(const struct fabric *f, unsigned sw);
+
+/* The switches' agents act at their own times: the next one (UINT64_MAX:
+ * none), and run every action up to t_ps (fabric_send does it first for
+ * its own time). An action sends its answer at its time, which must not be
+ * before a send the caller already made. */
+uint64_t fabric_next_event(const struct fabric *f);
+void fabric_run_until(struct fabric *f, uint64_t t_ps);
+
+struct fabric_mc_counters {
+    uint64_t copies;      /* multicast copies delivered to NICs */
+    uint64_t dropped;     /* multicast packets dropped at a switch's table */
+    uint64_t mgmt_in;     /* packets at switches' management ports */
+    uint64_t mgmt_bad;    /* of them, dropped unanswerable */
+    uint64_t mgmt_full;   /* SW_SETs refused: table full */
+    uint64_t buf_full;    /* of 'dropped', at a full replication buffer */
+};
+void fabric_get_mc_counters(const struct fabric *f, struct fabric_mc_counters *c);
+
 #endif

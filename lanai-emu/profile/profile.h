@@ -76,6 +76,9 @@ struct profile {
     uint64_t link_latency_ps;       /* one link: cable flight time and PHY */
     uint64_t switch_latency_ps;     /* header fall-through per switch hop */
     uint64_t switch_ports;          /* 8, 16 or 32 */
+    uint64_t mcast_entries;         /* multicast table entries per switch */
+    uint64_t switch_agent_ps;       /* a switch's management agent, per request */
+    uint64_t mcast_buffer;          /* multicast branches a switch's buffer holds */
     struct profile_params base;
     unsigned nclasses;
     struct profile_class cls[PROFILE_MAX_CLASSES];

@@ -60,6 +60,12 @@ static const struct profile_key keys[] = {
       "header fall-through time of one switch" },
     { "net.switch_ports", PDIM_COUNT, CLUS(switch_ports), 8, 32, REQ,
       "ports per crossbar switch: 8, 16 or 32" },
+    { "net.mcast_entries", PDIM_COUNT, CLUS(mcast_entries), 1, 16382, true, 1024,
+      "multicast table entries per switch (docs/fabric.md, switch multicast)" },
+    { "net.switch_agent", PDIM_TIME, CLUS(switch_agent_ps), 0, 1000 * MS, true, 10 * US,
+      "a switch's management agent, per table write" },
+    { "net.mcast_buffer", PDIM_COUNT, CLUS(mcast_buffer), 1, 4096, true, 32,
+      "held multicast branches a switch's replication buffer holds (docs/fabric.md)" },
 
     { "host.clock", PDIM_FREQ, NODE(host_clock_hz), 10 * MHZ, 10 * GHZ, REQ,
       "host CPU clock" },

@@ -294,6 +294,9 @@ void refsim_config_from_profile(struct refsim_config *cfg, const struct profile 
     cfg->fabric.byte_ps = p->link_ps_per_byte;
     cfg->fabric.cable_ps = p->link_latency_ps;
     cfg->fabric.switch_ps = p->switch_latency_ps;
+    cfg->sw.entries = (unsigned)p->mcast_entries;
+    cfg->sw.agent_ps = p->switch_agent_ps;
+    cfg->sw.mc_buffer = (unsigned)p->mcast_buffer;
     cfg->host.pio_read_ps = pp->pci_pio_read_ps;
     cfg->host.pio_write_ps = pp->pci_pio_write_ps;
     cfg->host.pio_write_latency_ps = pp->pci_pio_write_latency_ps;
@@ -325,7 +328,8 @@ int refsim_init(struct refsim *s, const struct refsim_config *cfg, const struct 
         return -1;
     s->fabric = fabric_new(t, &cfg->fabric, cfg->seed);
     s->node = calloc(cfg->nodes, sizeof *s->node);
-    if (!s->fabric || !s->node)
+    if (!s->fabric || !s->node ||
+        (cfg->sw.entries && fabric_set_switch_mgmt(s->fabric, &cfg->sw)))
         return -1;
     cur_sim = s;
     if (cfg->backpressure) {

@@ -27,6 +27,10 @@ struct refsim_config {
     uint32_t sram_size;
     struct nic_timing nic;          /* link byte time, PCI DMA costs */
     struct fabric_timing fabric;    /* byte, cable, switch */
+    /* the switches' multicast tables, agents and replication buffers, as
+     * the myrinet machine sets them from the profile (entries 0: the
+     * fabric's defaults) */
+    struct fabric_switch_mgmt sw;
     struct hostrt_costs host;       /* host costs */
     uint64_t host_mem;              /* bytes of DMA-able memory per host */
     uint64_t seed;                  /* probabilistic faults */

@@ -19,8 +19,10 @@
 
 /* Follow a route from src's switch; check it ends on dst's port, never
  * goes up after going down and never leaves a switch port twice. Returns
- * its length in switches. */
-static int check_route(const struct topo *t, unsigned src, unsigned dst)
+ * its length in switches. With dep, also records the route's channel
+ * dependencies there (see dependencies_acyclic), so that the all-pairs
+ * checks of the large trees compute each of their millions of routes once. */
+static int check_route_dep(const struct topo *t, unsigned src, unsigned dst, uint32_t *dep)
 {
     uint8_t r[TOPO_MAX_HOPS];
     unsigned used[TOPO_MAX_HOPS];
@@ -44,6 +46,8 @@ static int check_route(const struct topo *t, unsigned src, unsigned dst)
         if (up && down)
             fail_msg("route %u -> %u goes up after down at hop %d", src, dst, i);
         down |= !up;
+        if (dep && i)
+            dep[used[i - 1]] |= 1u << r[i];
         s = q->id;
     }
     assert_int_equal(s, t->node[dst].sw);
@@ -53,11 +57,18 @@ static int check_route(const struct topo *t, unsigned src, unsigned dst)
     return h;
 }
 
-static void check_all_routes(const struct topo *t)
+static void check_all_routes(const struct topo *t, uint32_t *dep)
 {
     for (unsigned a = 0; a < t->nnodes; a++)
         for (unsigned b = 0; b < t->nnodes; b++)
-            check_route(t, a, b);
+            check_route_dep(t, a, b, dep);
+}
+
+static uint32_t *new_deps(const struct topo *t)
+{
+    uint32_t *dep = calloc((size_t)t->nswitches * TOPO_MAX_PORTS, sizeof *dep);
+    assert_non_null(dep);
+    return dep;
 }
 
 /* Channels are directed switch-to-switch links, numbered sw * 32 + port.
@@ -65,13 +76,11 @@ static void check_all_routes(const struct topo *t)
  * allow a routing deadlock. A channel's successors all leave the switch it
  * leads to, so one 32-bit mask of that switch's ports per channel holds
  * them (fat trees of 4096 NICs have 57344 channels). */
+static bool deps_acyclic(const struct topo *t, uint32_t *dep);
+
 static bool dependencies_acyclic(const struct topo *t)
 {
-    unsigned nch = t->nswitches * TOPO_MAX_PORTS;
-    uint32_t *dep = calloc(nch, sizeof *dep);
-    uint8_t *state = calloc(nch, 1), *edge = calloc(nch, 1);
-    unsigned *stack = malloc(sizeof *stack * nch);
-    bool ok = true;
+    uint32_t *dep = new_deps(t);
 
     for (unsigned a = 0; a < t->nnodes; a++)
         for (unsigned b = 0; b < t->nnodes; b++) {
@@ -87,6 +96,17 @@ static bool dependencies_acyclic(const struct topo *t)
                 s = t->sw[s].port[r[i]].id;
             }
         }
+    return deps_acyclic(t, dep);
+}
+
+/* The DFS over dependencies already recorded in dep (freed here). */
+static bool deps_acyclic(const struct topo *t, uint32_t *dep)
+{
+    unsigned nch = t->nswitches * TOPO_MAX_PORTS;
+    uint8_t *state = calloc(nch, 1), *edge = calloc(nch, 1);
+    unsigned *stack = malloc(sizeof *stack * nch);
+    bool ok = true;
+
     /* iterative DFS colouring: 1 = on stack, 2 = done; edge[c] = the next
      * successor port of c to look at */
     for (unsigned root = 0; root < nch && ok; root++) {
@@ -135,7 +155,7 @@ static void test_crossbar(void **st)
         struct topo *t = topo_new();
         assert_int_equal(topo_gen_crossbar(t, n, err, sizeof err), 0);
         assert_int_equal(t->nswitches, 1);
-        check_all_routes(t);
+        check_all_routes(t, NULL);
         topo_free(t);
     }
     struct topo *t = topo_new();
@@ -209,16 +229,17 @@ static void check_fattree(unsigned n, unsigned ports, bool all_pairs, unsigned w
     assert_int_equal(t->nnodes, n);
     if (want_switches)
         assert_int_equal(t->nswitches, want_switches);
+    uint32_t *dep = all_pairs ? new_deps(t) : NULL;
     check_ports(t);
     for (unsigned a = 0; a < n; a += step)
         for (unsigned b = 0; b < n; b++) {
-            int h = check_route(t, a, b), want = fattree_hops(a, b, ports, L);
+            int h = check_route_dep(t, a, b, dep), want = fattree_hops(a, b, ports, L);
             if (h != want)
                 fail_msg("fattree %u/%u: route %u -> %u has %d switches, %d expected", n,
                          ports, a, b, h, want);
         }
     if (all_pairs)
-        assert_true(dependencies_acyclic(t));
+        assert_true(deps_acyclic(t, dep));
     topo_free(t);
 }
 
@@ -317,8 +338,9 @@ static void test_random_networks(void **st)
         struct topo *t = topo_new();
         if (topo_gen_random(t, 64, 16, 8, 4, seed, err, sizeof err))
             fail_msg("seed %llu: %s", (unsigned long long)seed, err);
-        check_all_routes(t);
-        assert_true(dependencies_acyclic(t));
+        uint32_t *dep = new_deps(t);
+        check_all_routes(t, dep);
+        assert_true(deps_acyclic(t, dep));
         topo_free(t);
     }
 }

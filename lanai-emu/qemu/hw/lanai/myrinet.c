@@ -98,8 +98,14 @@ static void build_fabric(MyrinetState *m)
     };
     char err[512];
 
+    struct fabric_switch_mgmt sw = {
+        .entries = (unsigned)m->prof.mcast_entries,
+        .agent_ps = m->prof.switch_agent_ps,
+        .mc_buffer = (unsigned)m->prof.mcast_buffer,
+    };
+
     m->fabric = fabric_new(m->topo, &ft, m->seed);
-    if (!m->fabric) {
+    if (!m->fabric || fabric_set_switch_mgmt(m->fabric, &sw)) {
         usage_error("cannot create the fabric");
     }
     fabric_set_fault_log(m->fabric, stdout);
