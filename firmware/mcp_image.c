@@ -42,10 +42,23 @@
 #pragma clang attribute pop
 #include "../ref/proto/nc_seq.c"
 #include "../ref/proto/nc_barrec.c"
+/* NICVM: the plug-in, and ref/nicvm's verifier and VM unchanged (the
+ * proved C that nicvm-check runs). Only where the receive path's hook is
+ * (NC_FW_HOOK: not in the 1024-peer image, whose SRAM is full). */
+#if NC_FW_HOOK
+#include "coll/nicvm.c"
+#include "../ref/nicvm/nv_verify.c"
+#include "../ref/nicvm/nv_vm.c"
+#include "../ref/nicvm/nv_env.c"
+#include "../ref/nicvm/nv_cost.c"
+#endif
 
 /* The collectives this image holds, in the order of their ids. */
 void mcp_plugins(void)
 {
     (void)mcp_register(&nc_barrier);
     (void)mcp_register(&nc_mcast);
+#if NC_FW_HOOK
+    (void)mcp_register(&nc_nicvm);
+#endif
 }
