@@ -229,7 +229,7 @@ static int sandbox(int argc, char **argv)
 
         for (unsigned i = 0; i < 4; i++)
             nc_provide_recv(p, b + MAXLEN + 512 * i, 512, NULL);
-        snprintf(path, sizeof path, "%s/forge.nvm", argv[2]);
+        snprintf(path, sizeof path, "%s/../fwmod/forge.nvm", argv[2]);
         add_or_die(p, "forge", path, 2, 1);
         pat_fill(b, 64, 64, 0, 0);
         rc = nc_nicvm_delegate(p, "forge", b, 64, NULL);
