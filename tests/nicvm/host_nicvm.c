@@ -20,9 +20,11 @@
  *       check NAME PASS|FAIL detail
  *     line per case.
  *   pingpong KIND COUNT SIZE
- *     Two nodes: COUNT round trips of SIZE bytes, ordinary messages (KIND
- *     msg) or a NICVM echo (KIND echo: node 0 sends to rank 1's module,
- *     which sends it back from the NIC); node 0 prints the mean round trip.
+ *     Two nodes: COUNT round trips of SIZE bytes (every send by DMA, as
+ *     GM's): ordinary messages (KIND msg), NICVM packets through the no-op
+ *     module of seed 004's echo test, each host answering (KIND noop), or
+ *     the NIC's own echo (KIND echo: fwmod/echo.nvm at rank 1 sends the
+ *     packet back from the NIC); node 0 prints the mean round trip.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,15 +74,10 @@ static void add_or_die(nc_port *p, const char *name, const char *path, unsigned 
     }
 }
 
-/* The next event, or 0 after DEADLINE_NS without one. */
+/* The next event (interrupt-driven), or 0 after ns without one. */
 static int next(nc_port *p, nc_event *ev, uint64_t ns)
 {
-    uint64_t until = nc_host_now_ns() + ns;
-
-    while (!nc_poll(p, ev))
-        if (nc_host_now_ns() > until)
-            return 0;
-    return 1;
+    return nc_wait(p, ev, ns) == NC_OK;
 }
 
 static nc_nicvm_info mod_info(nc_port *p, const char *name, nc_nicvm_counters *ctr)
@@ -331,43 +328,48 @@ static int sandbox(int argc, char **argv)
 static int pingpong(int argc, char **argv)
 {
     unsigned me = nc_host_node(), count, size;
-    bool echo;
+    bool echo, noop;
     nc_port *p;
     uint8_t *b;
     nc_event ev;
     uint64_t t0 = 0;
 
     if (argc != 5 || nc_host_nodes() != 2) {
-        nc_host_printf("FAIL usage: pingpong msg|echo COUNT SIZE (on 2 nodes)\n");
+        nc_host_printf("FAIL usage: pingpong msg|noop|echo COUNT SIZE (on 2 nodes)\n");
         return 2;
     }
     echo = !strcmp(argv[2], "echo");
+    noop = !strcmp(argv[2], "noop");
     count = (unsigned)atoi(argv[3]);
     size = (unsigned)atoi(argv[4]);
     p = open_port(VPORT);
+    nc_set_inline_max(p, 0);
     b = region(p, 2 * MAXLEN);
     for (unsigned i = 0; i < 8; i++)
         nc_provide_recv(p, b + MAXLEN, MAXLEN, NULL);
-    if (echo) {
+    if (echo)
         add_or_die(p, "echo", "tests/nicvm/fwmod/echo.nvm", 2, me);
-    }
+    if (noop)
+        add_or_die(p, "noop", "tests/nicvm/modules/noop.nvm", 2, me);
     /* both ready: one ordinary exchange */
     if (me == 1) {
         if (!next(p, &ev, DEADLINE_NS) || ev.type != NC_EVENT_RECV)
             return 1;
         nc_provide_recv(p, ev.buf, MAXLEN, NULL);
-        nc_send(p, 0, VPORT, b, 4, NULL);
-        next(p, &ev, DEADLINE_NS);
+        nc_send(p, 0, VPORT, b, 4, NULL);     /* its SENT comes in the loop below */
         if (echo) {
             nc_host_compute_ns(QUIET_NS + (uint64_t)count * 100000u);
             nc_close(p);
             return 0;
         }
-        for (unsigned i = 0; i < count; i++) {
+        for (unsigned i = 0; i <= count; i++) {     /* node 0's warm-up round too */
             while (next(p, &ev, DEADLINE_NS) && ev.type != NC_EVENT_RECV)
                 ;
             nc_provide_recv(p, ev.buf, MAXLEN, NULL);
-            nc_send(p, 0, VPORT, b, size, NULL);
+            if (noop)
+                nc_nicvm_send(p, "noop", 0, b, size, NULL);
+            else
+                nc_send(p, 0, VPORT, b, size, NULL);
         }
         while (next(p, &ev, QUIET_NS))
             ;
@@ -381,8 +383,8 @@ static int pingpong(int argc, char **argv)
     for (unsigned i = 0; i <= count; i++) {
         if (i == 1)
             t0 = nc_host_now_ns();      /* the first round trip warms up */
-        if (echo)
-            nc_nicvm_send(p, "echo", 1, b, size, NULL);
+        if (echo || noop)
+            nc_nicvm_send(p, echo ? "echo" : "noop", 1, b, size, NULL);
         else
             nc_send(p, 1, VPORT, b, size, NULL);
         while (next(p, &ev, DEADLINE_NS) && ev.type != NC_EVENT_RECV)
