@@ -72,7 +72,8 @@ struct nv_mod {
     uint32_t rank, size, budget, bound;
     uint32_t runs, stops, sends, senderr;
     struct nv_data *d;
-};
+} __attribute__((aligned(64)));     /* 52 bytes padded to 64: an index is one shift (the
+                                       LANai multiplies in software) */
 
 /* A packet on its way through a module: in rx buffer b (job b) or in an
  * own buffer (jobs NC_FW_RX_BUFS ..). */
@@ -82,7 +83,7 @@ struct nv_job {
     uint16_t pending, mod;
     uint32_t name0, name1, src, len, gen, cookie, ok, err, status, result;
     uint32_t *w;                /* the NICVM payload: name, header words, payload */
-};
+} __attribute__((aligned(64)));     /* 56 bytes padded to 64, as struct nv_mod */
 
 static struct nv_mod nv_mods[NC_NV_MODULES];
 static struct nv_job nv_jobs[NV_JOBS];
@@ -653,3 +654,6 @@ const struct mcp_coll nc_nicvm = {
     .timer = nv_timer,
     .data = nv_data,
 };
+
+_Static_assert(sizeof(struct nv_job) == 64u && sizeof(struct nv_mod) == 64u,
+               "jobs and modules are indexed by a shift");
