@@ -53,12 +53,6 @@
 /* the header words a module may write: PKT_TAG and PKT_USER0..2 */
 #define NV_HDR_WRITABLE (1u << 3 | 1u << 5 | 1u << 6 | 1u << 7)
 #define NV_FREE16 0xFFFFu
-/* the upload, list and budget paths, once per command: compiled for size
- * (the image's size is the loader's time at every boot) */
-#define NV_COLD __attribute__((minsize))
-/* called from several places: one copy each (inlined, -O3 copied them with
- * the DMA queue into every caller: 16 KB of code) */
-#define NV_ONCE __attribute__((noinline))
 
 _Static_assert(NC_NV_WIRE_HDR == 4u * (NC_NV_W_HDR + NV_HDR_WORDS), "name, then the module's header");
 _Static_assert(NC_NV_PAYLOAD_MAX + NC_NV_WIRE_HDR == NC_FW_MTU, "one NICVM message is one packet");
@@ -119,7 +113,7 @@ static void nv_answer(uint32_t port, uint32_t gen, uint32_t op, uint32_t status,
     port_event_group(port, gen, NC_EV_NICVM, status, cookie, a, b, c, op);
 }
 
-static NV_COLD void nv_init(void)
+static void nv_init(void)
 {
     uintptr_t lo = ((uintptr_t)nv_arena_lo + 63u) & ~(uintptr_t)63u;
     uintptr_t hi = (uintptr_t)nv_arena_hi - NV_STACK_RESERVE;
@@ -191,7 +185,7 @@ static void nv_delegated(const struct nv_job *j)
 
 /* The host DMA: a receive buffer of the port, the payload, the RECV event;
  * later (the timer) when the host has given no buffer yet. */
-static NV_ONCE void nv_deliver(struct nv_job *j)
+static void nv_deliver(struct nv_job *j)
 {
     uint16_t i = (uint16_t)(j - nv_jobs);
     const uint8_t *from = (const uint8_t *)j->w + NC_NV_WIRE_HDR;
@@ -229,7 +223,7 @@ static NV_ONCE void nv_deliver(struct nv_job *j)
 }
 
 /* Every send of the packet is done. */
-static NV_ONCE void nv_finish(struct nv_job *j)
+static void nv_finish(struct nv_job *j)
 {
     if (j->op == NC_NV_OP_SEND) {
         nv_answer(j->port, j->gen, NC_NV_OP_SEND, j->status, j->cookie, j->ok, j->err, 0);
@@ -294,7 +288,7 @@ static int nv_queue(void *ctx, uint32_t type, uint32_t rank)
 
 /* Run module m on job j's packet (its NICVM header in place), then its
  * sends; the packet's end once they are done. */
-static NV_ONCE void nv_activate(struct nv_job *j, struct nv_mod *m)
+static void nv_activate(struct nv_job *j, struct nv_mod *m)
 {
     struct nv_env env;
     struct nv_result r;
@@ -379,7 +373,7 @@ static enum mcp_rx_verdict nv_data(uint32_t src, const struct nc_pkt *h, uint16_
 
 /* ---- host commands ---------------------------------------------------- */
 /* The fetched image of the pending ADD: checked, verified, installed. */
-static NV_COLD void nv_added(uint32_t port, uint32_t gen, uint16_t arg, bool last, bool ok)
+static void nv_added(uint32_t port, uint32_t gen, uint16_t arg, bool last, bool ok)
 {
     const struct nc_nv_image *im = (const struct nc_nv_image *)nv_img;
     const uint32_t *member = nv_img + 8, *code, *konst;
@@ -493,7 +487,7 @@ static void nv_fetched(uint32_t port, uint32_t gen, uint16_t arg, bool last, boo
     }
 }
 
-static NV_COLD NV_ONCE void nv_cmd_send(uint32_t port, const struct nc_cmd_nv_send *c)
+static void nv_cmd_send(uint32_t port, const struct nc_cmd_nv_send *c)
 {
     uint32_t cookie = c->nv_op == NC_NV_OP_SEND ? c->dst & 0xFFFFu : c->dst;
     uint32_t rank = c->dst >> 16;
@@ -544,14 +538,14 @@ static NV_COLD NV_ONCE void nv_cmd_send(uint32_t port, const struct nc_cmd_nv_se
     }
 }
 
-static NV_COLD void nv_listed(uint32_t port, uint32_t gen, uint16_t cookie, bool last, bool ok)
+static void nv_listed(uint32_t port, uint32_t gen, uint16_t cookie, bool last, bool ok)
 {
     (void)last;
     nv_list_busy = 0;
     nv_answer(port, gen, NC_NV_OP_LIST, ok ? NC_ST_OK : NC_ST_EFAULT, cookie, nv_nmods, 0, 0);
 }
 
-static NV_COLD void nv_cmd_list(uint32_t port, const struct nc_cmd_nv_list *c)
+static void nv_cmd_list(uint32_t port, const struct nc_cmd_nv_list *c)
 {
     uint32_t bytes = 4u * NC_NV_REC_WORDS * NC_NV_LIST_RECS;
 
@@ -581,7 +575,7 @@ static NV_COLD void nv_cmd_list(uint32_t port, const struct nc_cmd_nv_list *c)
                  bytes);
 }
 
-static NV_COLD void nv_command(uint32_t port, const union nc_cmd *cmd)
+static void nv_command(uint32_t port, const union nc_cmd *cmd)
 {
     const struct nc_cmd_nicvm *c = &cmd->nicvm;
     uint32_t gen = port_gen(port);
