@@ -648,7 +648,7 @@ static void nv_command(uint32_t port, const union nc_cmd *cmd)
 
 const struct mcp_coll nc_nicvm = {
     .cmd = NC_CMD_NICVM,
-    .type_first = NC_PT_NV_DATA & 0xFF, .type_last = NC_PT_NV_LAST & 0xFF,
+    .type_first = NC_PT_NV_DATA & 0xFF, .type_last = NC_NV_PT_LAST & 0xFF,
     .init = nv_init,
     .command = nv_command,
     .timer = nv_timer,

@@ -61,7 +61,7 @@
  * remote upload is not allowed. 0x0A22..0x0A23 are NICVM's, unused. */
 #define NC_PT_NV_DATA    0x0A20u
 #define NC_PT_NV_SOURCE  0x0A21u
-#define NC_PT_NV_LAST    0x0A23u
+#define NC_NV_PT_LAST    0x0A23u  /* the last of NICVM's types */
 #define NC_NV_WIRE_HDR   40u
 #define NC_NV_W_NAME0    0u
 #define NC_NV_W_NAME1    1u
