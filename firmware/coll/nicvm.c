@@ -58,6 +58,10 @@ _Static_assert(NC_NV_WIRE_HDR == 4u * (NC_NV_W_HDR + NV_HDR_WORDS), "name, then 
 _Static_assert(NC_NV_PAYLOAD_MAX + NC_NV_WIRE_HDR == NC_FW_MTU, "one NICVM message is one packet");
 _Static_assert(NC_NV_BUDGET_MAX <= NV_CODE_MAX, "no budget beyond the longest module");
 _Static_assert(NV_OWN_BUFS + NC_FW_RX_BUFS <= 0xFFFFu, "a job index is the packets' word");
+/* mcp_store_cb never finds the store queue full: sized for every staged
+ * event and rx buffer, and NICVM adds its own buffers' stores and a list's */
+_Static_assert(NC_FW_DMA_QUEUE >= NC_FW_EV_STAGE + NC_FW_RX_BUFS + NV_OWN_BUFS + 1u,
+               "the store queue holds NICVM's stores too");
 
 /* A module's SRAM, in the arena. */
 struct nv_data {

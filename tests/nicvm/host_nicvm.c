@@ -306,6 +306,19 @@ static int sandbox(int argc, char **argv)
         check("malformed-image", rc == NC_EINVAL && ctr.badimage == c0.badimage + 1,
               "(a truncated image: %d, counted %d)", rc, (int)(ctr.badimage - c0.badimage));
     }
+    {
+        /* a module stays on the NIC when the port that added it closes */
+        nc_port *p3 = open_port(3);
+        nc_member r3[2] = { { 0, 3 }, { 1, VPORT } };
+
+        rc = nc_nicvm_add(p3, "keep", src, n, r3, 2, 0, &v);
+        nc_close(p3);
+        nc_nicvm_info m = mod_info(p1, "keep", NULL);
+
+        check("persists-after-close", rc == NC_OK && m.size == 2 && m.owner == 3,
+              "(added from port 3, listed after it closed: size %d, owner %d)", (int)m.size,
+              (int)m.owner);
+    }
     rc = nc_nicvm_purge(p0, "bcast");
     check("purge-privileged", rc == NC_OK, "(port 0 purges port 1's module: %d)", rc, 0);
     rc = nc_nicvm_purge(p1, "bcast");
