@@ -75,7 +75,7 @@ const char *nc_strerror(int err)
     case NC_ENORES: return "NIC out of resources";
     case NC_ECLOSED: return "cancelled: port closed";
     case NC_ENOREGION: return "no registration slot free on this port";
-    case NC_EPERM: return "multicast group or NICVM module owned by another port";
+    case NC_EPERM: return "multicast group owned by another port (or NICVM module)";
     case NC_EREJECTED: return "NICVM module rejected (compiler or the NIC's verifier)";
     default: return "unknown error";
     }
