@@ -47,6 +47,21 @@
 #pragma clang attribute pop
 #include "../ref/proto/nc_seq.c"
 #include "../ref/proto/nc_barrec.c"
+/* NICVM: the plug-in, and ref/nicvm's verifier and VM unchanged (the
+ * proved C that nicvm-check runs). Only where the receive path's hook is
+ * (NC_FW_HOOK: not in the 1024-peer image, whose SRAM is full). The
+ * verifier runs once per upload and is compiled for size; the plug-in and
+ * the VM run on every NICVM packet (compiled for size, a NIC echo's
+ * round trip on P-VM took 1.5 times as long). */
+#if NC_FW_HOOK
+#include "coll/nicvm.c"
+#include "../ref/nicvm/nv_vm.c"
+#include "../ref/nicvm/nv_env.c"
+#pragma clang attribute push(__attribute__((minsize)), apply_to = function)
+#include "../ref/nicvm/nv_verify.c"
+#include "../ref/nicvm/nv_cost.c"
+#pragma clang attribute pop
+#endif
 
 /* The collectives this image holds, in the order of their ids. */
 void mcp_plugins(void)
@@ -55,5 +70,6 @@ void mcp_plugins(void)
     (void)mcp_register(&nc_mcast);
 #if NC_FW_HOOK
     (void)mcp_register(&nc_signal);
+    (void)mcp_register(&nc_nicvm);
 #endif
 }

@@ -13,24 +13,26 @@
 #           tests/*/mutants/mcp_NAME.patch.
 # Targets:  firmware, run.
 # Suites:   tests/nicoll/suite, tests/plugin/suite, tests/barrier/suite, tests/mcast/suite,
-#           tests/loss/suite, tests/pipeline/suite, tests/timeout/suite, tests/red/signals/suite.
+#           tests/loss/suite, tests/pipeline/suite, tests/timeout/suite, tests/red/signals/suite,
+#           tests/nicvm/fw-suite.
 # Read after mk/host.mk: the host programs compile libnicoll in (NCL_* in
 # their prerequisites).
 FW_DIR   := $(BUILD)/firmware
 # The parts; the firmware is compiled as one unit (firmware/mcp_image.c
 # includes them all: inlining across files, docs/firmware.md).
 FW_SRCS  := $(wildcard firmware/mcp/*.c) $(wildcard firmware/coll/*.c) \
-            firmware/hal/hal.c ref/proto/nc_seq.c ref/proto/nc_barrec.c ref/proto/nc_mcack.c ref/proto/nc_mcgroup.c
+            firmware/hal/hal.c ref/proto/nc_seq.c ref/proto/nc_barrec.c ref/proto/nc_mcack.c ref/proto/nc_mcgroup.c \
+            ref/nicvm/nv_verify.c ref/nicvm/nv_vm.c ref/nicvm/nv_env.c ref/nicvm/nv_cost.c
 FW_UNIT  := firmware/mcp_image.c
 FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/hal/hal.h \
             $(CONTRACT_HDRS) ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h ref/proto/nc_mcack.h ref/proto/nc_mcgroup.h \
-            ref/include/nc_config.h ref/include/nc_logic.h
+            ref/include/nc_config.h ref/include/nc_logic.h $(wildcard ref/nicvm/*.h)
 # -mcmodel=small: globals in 21-bit absolute addressing (one instruction
 # instead of a hi/lo pair, cheap enough to rematerialise: the backend
 # parks fewer address constants on the stack); all of the MCP's data lies
 # below 1 MiB (lanai-ld checks). mk/firmware.mk is a dependency: flags rebuild.
 # -O3 rather than -O2: 3-7% fewer instructions per barrier (mcp_profile).
-FW_CFLAGS := -O3 -mcmodel=small -Wall $(CONTRACT_INC) -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto
+FW_CFLAGS := -O3 -mcmodel=small -Wall $(CONTRACT_INC) -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto -Iref/nicvm
 FW_LDFLAGS := -Wl,--mem-size,2M
 # The firmware's mutants (tests/*/mutants/mcp_NAME.patch): each is built
 # from a patched copy of firmware/, ref/ and include/ into
@@ -155,6 +157,20 @@ $(MUT)/signal/host_sig_%.so: tests/red/signals/mutants/host_sig_%.patch tests/re
 	bash tests/lib/mutate $< $(MUT)/signal/host_sig_$*.src host
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(patsubst -Ihost/lib,-I$(MUT)/signal/host_sig_$*.src/host/lib,$(NCL_INC)) \
 	    tests/red/signals/host_signal.c $(patsubst host/%,$(MUT)/signal/host_sig_$*.src/host/%,$(NCL_LIB_SRCS)) -o $@
+
+# ---- NICVM's plug-in -----------------------------------------------------
+# firmware/coll/nicvm.c and libnicoll's nc_nicvm.c, end to end:
+# tests/nicvm/fw-suite (docs/nicvm.md); its mutants of the firmware
+# (tests/nicvm/mutants/mcp_nv_*.patch) are built by the mutant rule above.
+NVFW_T := $(BUILD)/tests/nicvm
+
+ALL_TARGETS += $(NVFW_T)/host_nicvm.so
+CHECK_SUITES += tests/nicvm/fw-suite
+
+$(NVFW_T)/host_nicvm.so: tests/nicvm/host_nicvm.c tests/lib/open_port.h tests/nicoll/pattern.h $(NCL_LIB_SRCS) \
+                         $(NCL_LIB_HDRS) include/nicoll/hostif.h
+	@mkdir -p $(@D)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
 
 # ---- the NIC barrier ------------------------------------------------------
 # firmware/coll/barrier.c and libnicoll's nc_barrier_start, end to end:

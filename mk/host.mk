@@ -32,10 +32,12 @@
 NCL_T    := $(BUILD)/tests/nicoll
 NCL_BAR_SRCS := host/lib/nc_barrier_spec.c host/lib/nc_group.c host/lib/nc_postal.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c \
                 host/lib/nc_signal.c
-NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c host/lib/nc_hmcast.c $(NCL_BAR_SRCS)
+# NICVM's calls compile modules with ref/nicvm's compiler (docs/nicvm.md)
+NCL_NV_SRCS := host/lib/nc_nicvm.c ref/nicvm/nv_compile.c ref/nicvm/nv_verify.c ref/nicvm/nv_cost.c
+NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c host/lib/nc_hmcast.c $(NCL_BAR_SRCS) $(NCL_NV_SRCS)
 NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h host/lib/nc_vfio.h host/lib/nc_group.h host/lib/nc_internal.h $(CONTRACT_HDRS) \
-                ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h
-NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include
+                ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h host/lib/nc_nicvm.h $(wildcard ref/nicvm/*.h)
+NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include -Iref/nicvm
 ALL_TARGETS += $(NCL_T)/test_nicoll $(BUILD)/lib/libnicoll-emu.a
 CHECK_SUITES += tests/nicoll/unit
 
@@ -50,7 +52,7 @@ $(BUILD)/lib/libnicoll-emu.a: $(NCL_LIB_SRCS) $(NCL_LIB_HDRS)
 	ar rcs $@ $(foreach f,$(NCL_LIB_SRCS),$(BUILD)/lib/nicoll-emu/$(basename $(notdir $(f))).o)
 
 NCL_PCI_SRCS := host/lib/nicoll.c host/lib/nc_backend_pci.c host/lib/nc_vfio.c host/lib/nc_hmcast.c \
-                $(NCL_BAR_SRCS)
+                $(NCL_BAR_SRCS) $(NCL_NV_SRCS)
 $(BUILD)/lib/libnicoll-pci.a: $(NCL_PCI_SRCS) $(NCL_LIB_HDRS) common/board.h $(COMMON_OBJS)
 	@mkdir -p $(BUILD)/lib/nicoll-pci
 	for f in $(NCL_PCI_SRCS); do \
@@ -294,7 +296,7 @@ $(BUILD)/tests/nicvm/lanai_cost.elf: tests/nicvm/lanai_cost.c $(NV_SRCS) $(NV_HD
 nicvm-cost: $(BIN)/lanai-cc $(BIN)/lanai-iss $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
 	python3 tests/nicvm/lanai-cost --write
 
-NV_MUTANTS := $(patsubst %.patch,%,$(notdir $(sort $(wildcard tests/nicvm/mutants/*.patch))))
+NV_MUTANTS := $(patsubst %.patch,%,$(notdir $(sort $(wildcard tests/nicvm/mutants/verify_*.patch))))
 CHECK_TARGETS += $(foreach v,$(NV_MUTANTS),$(MUT)/nicvm/test_nicvm-$(v))
 $(MUT)/nicvm/test_nicvm-%: tests/nicvm/mutants/%.patch tests/nicvm/test_nicvm.c $(NV_SRCS) $(NV_HDRS) tests/lib/mutate
 	@mkdir -p $(@D)

@@ -28,7 +28,8 @@
 #include "mcp_dma.h"
 #include "mcp_port.h"
 
-#define MCP_PLUGINS 4u      /* collectives one image may hold */
+#define MCP_PLUGINS 6u      /* collectives one image may hold: barrier, multicast, host signals,
+                               NICVM, the NIC reduction, one a test image adds */
 
 enum mcp_rx_verdict { MCP_RX_REFUSE, MCP_RX_DONE, MCP_RX_KEEP };
 #define MCP_RX_SPARE 2u     /* rx buffers a `data` callback always leaves free */

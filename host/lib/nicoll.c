@@ -14,6 +14,7 @@
 #include "nicoll.h"
 #include "nc_group.h"
 #include "nc_internal.h"
+#include "nc_nicvm.h"
 #include "nicoll/shared_block.h"
 #include "nicoll/nc_endian.h"
 
@@ -58,6 +59,8 @@ struct nc_port {
      * never holds more than the ring would have (docs/barrier.md) */
     struct { nc_event ev; struct tok *t; } stash[EV_SLOTS];
     unsigned stash_head, stash_n;
+    /* NICVM operations in flight: their ctx by cookie (nc_nicvm.c) */
+    struct { void *ctx; bool used; } nv[NC_NV_COOKIES];
 };
 
 const char *nc_strerror(int err)
@@ -76,8 +79,9 @@ const char *nc_strerror(int err)
     case NC_ENORES: return "NIC out of resources";
     case NC_ECLOSED: return "cancelled: port closed";
     case NC_ENOREGION: return "no registration slot free on this port";
-    case NC_EPERM: return "multicast group owned by another port";
+    case NC_EPERM: return "multicast group owned by another port (or NICVM module)";
     case NC_ENOTSUP: return "not supported by this backend";
+    case NC_EREJECTED: return "NICVM module rejected (compiler or the NIC's verifier)";
     default: return "unknown error";
     }
 }
@@ -95,6 +99,7 @@ static int from_status(uint32_t st)
     case NC_ST_EBUSY: return NC_EBUSY;
     case NC_ST_ETIMEDOUT: return NC_ETIMEDOUT;
     case NC_ST_EPERM: return NC_EPERM;
+    case NC_ST_EREJECTED: return NC_EREJECTED;
     default: return NC_EINVAL;
     }
 }
@@ -587,6 +592,16 @@ static int take_event(nc_port *p, nc_event *ev, struct tok **tp)
         ev->node = nc_get_be32(e + 20);
         ev->port = nc_get_be32(e + 24);
         ev->len = nc_get_be32(e + 16);
+    } else if (type == NC_EV_NICVM) {
+        /* a NICVM operation's answer (nc_nicvm.h): its three values, the
+         * operation in group; the cookie is the library's */
+        ev->len = nc_get_be32(e + 16);
+        ev->node = nc_get_be32(e + 20);
+        ev->port = nc_get_be32(e + 24);
+        if (cookie < NC_NV_COOKIES && p->nv[cookie].used) {
+            ev->ctx = p->nv[cookie].ctx;
+            p->nv[cookie].used = false;
+        }
     } else if (type == NC_EV_BARRIER) {
         ev->ctx = p->bar_ctx;
         p->bar_busy = false;
@@ -673,6 +688,45 @@ int nc_wait(nc_port *p, nc_event *ev, uint64_t timeout_ns)
         p->be->wait_irq(p->be, slice);
         if (p->eimr_idle != L9_ISR_HOST_SIG)
             p->be->write32(p->be, L9_BAR_SPECIAL + L9_EIMR, p->eimr_idle);
+    }
+}
+
+/* ---- NICVM's operations (nc_nicvm.h) ---------------------------------- */
+int nc_nv_cookie(nc_port *p, void *ctx)
+{
+    for (unsigned k = 0; k < NC_NV_COOKIES; k++)
+        if (!p->nv[k].used) {
+            p->nv[k].used = true;
+            p->nv[k].ctx = ctx;
+            return (int)k;
+        }
+    return NC_EAGAIN;
+}
+
+void nc_nv_cookie_drop(nc_port *p, unsigned cookie)
+{
+    p->nv[cookie].used = false;
+}
+
+int nc_nv_wait(nc_port *p, const void *ctx, nc_event *ev, uint64_t timeout_ns)
+{
+    uint64_t start = p->be->now_ns(p->be);
+    struct tok *t;
+
+    /* as nc_barrier_wait_for: other events wait in the stash */
+    for (;;) {
+        if (p->stash_n == EV_SLOTS)
+            return NC_EAGAIN;
+        if (!take_event(p, ev, &t)) {
+            if (timeout_ns && p->be->now_ns(p->be) - start >= timeout_ns)
+                return NC_ETIMEDOUT;
+            continue;
+        }
+        if (ev->type == NC_EVENT_NICVM && ev->ctx == ctx)
+            return NC_OK;
+        p->stash[(p->stash_head + p->stash_n) % EV_SLOTS].ev = *ev;
+        p->stash[(p->stash_head + p->stash_n) % EV_SLOTS].t = t;
+        p->stash_n++;
     }
 }
 

@@ -34,13 +34,15 @@ enum nc_error {
     NC_ENORES = -10,      /* the NIC ran out of resources */
     NC_ECLOSED = -11,     /* the operation was cancelled by nc_close */
     NC_ENOREGION = -12,   /* every registration slot of the port is used */
-    NC_EPERM = -13,       /* a multicast group owned by another port of the NIC */
+    NC_EPERM = -13,       /* a multicast group (a NICVM module) owned by another port of the NIC */
     NC_ENOTSUP = -14,     /* not supported by this backend (host signals on a real board) */
+    NC_EREJECTED = -15,   /* NICVM: the module did not compile, or the NIC's verifier rejected it */
 };
 const char *nc_strerror(int err);
 
 enum nc_event_type { NC_EVENT_SENT = 1, NC_EVENT_RECV = 2, NC_EVENT_ERROR = 3,
-                     NC_EVENT_BARRIER = 4 /* a NIC-based barrier completed */ };
+                     NC_EVENT_BARRIER = 4 /* a NIC-based barrier completed */,
+                     NC_EVENT_NICVM = 5 /* a NICVM send or delegation completed (nc_nicvm_send) */ };
 
 typedef struct nc_event {
     enum nc_event_type type;
@@ -407,5 +409,68 @@ int nc_hbcast_tree(unsigned n, unsigned root, unsigned me, int *parent, unsigned
  * there to its children. Returns when this member's sends are done. */
 int nc_hbcast(nc_hmc *h, const nc_member *members, unsigned n, unsigned root, unsigned me,
               const void *buf, size_t len, nc_event *got);
+
+/* ---- NICVM: user modules on the NIC (seed 004 chapter 4; docs/nicvm.md) --
+ * A module (the language of docs/nicvm.md) is compiled here, on the host,
+ * and uploaded to this port's NIC, which verifies it (ref/nicvm's proved
+ * verifier) against the port's budget and runs it on every NICVM packet
+ * for it before the host sees the packet. It is one rank of a table of
+ * size ranks, ranks[i] the (node, port) of rank i; ranks[rank] must be
+ * this port. A module is named (at most NC_NICVM_NAME_MAX bytes), owned by
+ * the port that added it (only it, or the NIC's privileged port 0, may
+ * replace or purge it) and stays on the NIC after the port closes. */
+#define NC_NICVM_NAME_MAX    8u
+#define NC_NICVM_PAYLOAD_MAX 4056u   /* bytes of one NICVM message */
+
+typedef struct nc_nicvm_verdict {
+    /* accepted: the worst case per activation, as nicvm-check prints it */
+    unsigned instructions, cycles, sends;
+    /* NC_EREJECTED by the NIC: the verifier's reason (ref/nicvm nv_verify.h
+     * NV_E_*), the instruction, the value; by the compiler: reason 0 */
+    unsigned reason, pc, value;
+    char error[160];      /* the first compile error, "line:column: message" */
+} nc_nicvm_verdict;
+
+/* Compile src[0 .. len-1], upload it, wait for the NIC's verdict (v may be
+ * NULL). NC_OK; NC_EREJECTED (v says why); NC_EPERM (the name is another
+ * port's module); NC_EINVAL; NC_ENORES (no module slot free). */
+int nc_nicvm_add(nc_port *p, const char *name, const char *src, size_t len,
+                 const nc_member *ranks, unsigned size, unsigned rank, nc_nicvm_verdict *v);
+/* Upload an image as it is (include/nicoll/nc_abi.h struct nc_nv_image,
+ * its words in host order): for tools and tests; the NIC checks it. */
+int nc_nicvm_add_image(nc_port *p, const char *name, const uint32_t *words, size_t nwords,
+                       nc_nicvm_verdict *v);
+int nc_nicvm_purge(nc_port *p, const char *name);
+/* Send len bytes (registered memory) as one NICVM packet to the module
+ * `name` at rank `rank` of the local module of that name's table; or
+ * delegate them to the local module (the loopback path: it runs on them
+ * as if they had arrived). Each completes with one NC_EVENT_NICVM event
+ * (ctx, status; len the module's sends acknowledged, node the ones that
+ * failed, port the module's result for a delegation). The buffer is the
+ * NIC's until then. */
+int nc_nicvm_send(nc_port *p, const char *name, unsigned rank, const void *buf, size_t len,
+                  void *ctx);
+int nc_nicvm_delegate(nc_port *p, const char *name, const void *buf, size_t len, void *ctx);
+
+typedef struct nc_nicvm_info {
+    char name[NC_NICVM_NAME_MAX + 1];   /* "" : a free slot */
+    unsigned owner, rank, size, bound;  /* bound: worst case, VM instructions */
+    unsigned runs, stops, sends, senderr;
+} nc_nicvm_info;
+typedef struct nc_nicvm_counters {
+    unsigned modules;       /* installed */
+    unsigned malformed;     /* NICVM packets refused: malformed */
+    unsigned nomodule;      /* ... naming no module of their port */
+    unsigned source;        /* ... carrying a module (remote upload is refused) */
+    unsigned badimage;      /* uploads refused: malformed image */
+    unsigned rejected;      /* uploads refused by the verifier */
+    unsigned undelivered;   /* packets for a closed port, dropped */
+} nc_nicvm_counters;
+/* The NIC's module slots (at most max into mods, *n of them) and counters. */
+int nc_nicvm_list(nc_port *p, nc_nicvm_info *mods, unsigned max, unsigned *n,
+                  nc_nicvm_counters *ctr);
+/* From port 0 only: the budget (VM instructions per activation) that
+ * modules uploaded from `port` must fit; 256 at start. */
+int nc_nicvm_set_budget(nc_port *p, unsigned port, unsigned budget);
 
 #endif

@@ -67,6 +67,13 @@
  * by the NIC's DMA, big-endian: word 0 the seq of the last SET it took,
  * word 1 the signals it raised for the port. */
 #define NC_SIG_WORD_BYTES 8u
+#define NC_CMD_NICVM    11u /* NICVM modules: struct nc_cmd_nicvm, word 1 the operation: */
+#define NC_NV_OP_ADD      1u  /* struct nc_cmd_nv_add: verify and install a module image */
+#define NC_NV_OP_PURGE    2u  /* struct nc_cmd_nv_purge */
+#define NC_NV_OP_SEND     3u  /* struct nc_cmd_nv_send: a packet to the module at another rank */
+#define NC_NV_OP_DELEGATE 4u  /* struct nc_cmd_nv_send: a packet to the local module */
+#define NC_NV_OP_LIST     5u  /* struct nc_cmd_nv_list: the NIC's modules and counters */
+#define NC_NV_OP_BUDGET   6u  /* struct nc_cmd_nv_budget: a port's budget (privileged port) */
 
 /* The send time-out (docs/firmware.md "Send time-outs"): a message whose
  * connection has made no progress (no packet acknowledged) for this long
@@ -82,6 +89,8 @@
 #define NC_EV_RECV       2u /* status 0 or an error; cookie, len, src node, src port */
 #define NC_EV_ERROR      3u /* a command was refused: status, cookie = opcode */
 #define NC_EV_BARRIER    4u /* a NIC-based barrier completed (or was refused): status, cookie */
+#define NC_EV_NICVM      5u /* a NICVM operation's answer: status, cookie, three values,
+                               word 7 the operation (NC_NV_OP_*; docs/nicvm.md) */
 /* Word 7 of an event: 0, or the group id of a multicast's RECV (at a member)
  * or SENT (at the root). */
 
@@ -94,7 +103,9 @@
 #define NC_ST_ENORES      5u /* out of tokens or staging slots */
 #define NC_ST_ECLOSED     6u /* cancelled: this port was closed */
 #define NC_ST_EBUSY       7u /* a barrier is already running on this port */
-#define NC_ST_EPERM       9u /* a group owned by another port of this NIC */
+#define NC_ST_EPERM       9u /* a group (a NICVM module) owned by another port of this NIC */
+#define NC_ST_EREJECTED  10u /* NICVM: the NIC's verifier rejected the module (its reason,
+                                instruction and value in the event's words 4..6) */
 #define NC_ST_ETIMEDOUT   8u /* SENT: not acknowledged within the port's send time-out
                                 (receiver without buffers, or its NIC dead or cut off);
                                 RECV: the sender timed out in the middle of this message */
@@ -288,6 +299,113 @@ struct nc_cmd_sig_send {
     uint32_t pad;
 };
 #define NC_ABI_SIG_MAX 4096u    /* one packet (the firmware's MTU) */
+/* NICVM (firmware/coll/nicvm.c, docs/nicvm.md): word 1 the operation
+ * NC_NV_OP_*, words 2-3 the module's name (8 bytes, not all zero). Each
+ * operation is answered by one NC_EV_NICVM event carrying the cookie. */
+struct nc_cmd_nicvm {
+    uint32_t op;            /* NC_CMD_NICVM */
+    uint32_t nv_op;         /* NC_NV_OP_* */
+    uint32_t name[2];
+    uint32_t pad[4];
+};
+
+/* The module image (struct nc_nv_image, then its tables), fetched by DMA
+ * and verified on the NIC against the port's budget. Answer: OK with the
+ * worst case (VM instructions, LANai cycles, sends) in words 4..6;
+ * NC_ST_EREJECTED (the verifier's reason, pc, value), NC_ST_EINVAL (a
+ * malformed image), NC_ST_EPERM (the name is another port's module). */
+struct nc_cmd_nv_add {
+    uint32_t op;            /* NC_CMD_NICVM */
+    uint32_t nv_op;         /* NC_NV_OP_ADD */
+    uint32_t name[2];
+    uint32_t bus_hi;        /* the image */
+    uint32_t bus_lo;
+    uint32_t len;           /* bytes: exactly the image's */
+    uint32_t cookie;
+};
+
+struct nc_cmd_nv_purge {
+    uint32_t op;            /* NC_CMD_NICVM */
+    uint32_t nv_op;         /* NC_NV_OP_PURGE */
+    uint32_t name[2];
+    uint32_t cookie;
+    uint32_t pad[3];
+};
+
+/* SEND: len payload bytes to the module of that name at rank dst (of the
+ * local module's table), answered once acknowledged (word 4: 1 sent).
+ * DELEGATE: to the local module, as if it had arrived (the loopback
+ * path), answered once its sends are done (word 4 the sends acknowledged,
+ * word 5 the ones that failed, word 6 the module's result). */
+struct nc_cmd_nv_send {
+    uint32_t op;            /* NC_CMD_NICVM */
+    uint32_t nv_op;         /* NC_NV_OP_SEND or NC_NV_OP_DELEGATE */
+    uint32_t name[2];
+    uint32_t bus_hi;        /* the payload, fetched by DMA */
+    uint32_t bus_lo;
+    uint32_t len;           /* <= NC_NV_PAYLOAD_MAX */
+    uint32_t dst;           /* rank << 16 | cookie (SEND; DELEGATE: the cookie) */
+};
+
+/* NC_NV_LIST_RECS records of NC_NV_REC_WORDS words stored at bus_hi:lo:
+ * the NIC's counters (NC_NV_CTR_*), then one per module slot. */
+struct nc_cmd_nv_list {
+    uint32_t op;            /* NC_CMD_NICVM */
+    uint32_t nv_op;         /* NC_NV_OP_LIST */
+    uint32_t name[2];       /* not read */
+    uint32_t bus_hi;
+    uint32_t bus_lo;
+    uint32_t len;           /* >= 4 * NC_NV_REC_WORDS * NC_NV_LIST_RECS */
+    uint32_t cookie;
+};
+
+/* From the privileged port (NC_NV_PRIV_PORT) only: the budget (VM
+ * instructions per activation) modules uploaded from port must fit. */
+struct nc_cmd_nv_budget {
+    uint32_t op;            /* NC_CMD_NICVM */
+    uint32_t nv_op;         /* NC_NV_OP_BUDGET */
+    uint32_t name[2];       /* not read */
+    uint32_t port;
+    uint32_t budget;        /* 1 .. NC_NV_BUDGET_MAX */
+    uint32_t cookie;
+    uint32_t pad;
+};
+
+/* A NICVM module image in host memory (NC_NV_OP_ADD), native 32-bit
+ * words: this header, then size rank words (NC_MC_MEMBER(node, port) of
+ * each rank), len code words, nconst constants (ref/nicvm nv_bytecode.h). */
+#define NC_NV_MAGIC 0x4E564D31u /* "NVM1" */
+struct nc_nv_image {
+    uint32_t magic;
+    uint32_t rank;          /* this NIC's rank: ranks[rank] is (this node, the port) */
+    uint32_t size;          /* ranks, 1 .. NC_ABI_MAX_NODES */
+    uint32_t len, nconst, nlocals, nstate;
+    uint32_t pad;
+};
+#define NC_NV_MODULES      8u     /* module slots per NIC */
+#define NC_NV_PRIV_PORT    0u     /* may purge or replace any module, set budgets */
+#define NC_NV_BUDGET_DEFAULT 256u /* VM instructions per activation, every port at start */
+#define NC_NV_BUDGET_MAX   1024u  /* the longest module (NV_CODE_MAX) */
+#define NC_NV_PAYLOAD_MAX  4056u  /* NC_FW_MTU less the NICVM header (nc_wire.h) */
+#define NC_NV_REC_WORDS    8u
+#define NC_NV_LIST_RECS    (1u + NC_NV_MODULES)
+/* record 0 (the NIC's counters) */
+#define NC_NV_CTR_MODULES   0u    /* modules installed */
+#define NC_NV_CTR_MALFORMED 1u    /* NICVM packets from the wire refused: malformed */
+#define NC_NV_CTR_NOMODULE  2u    /* ... for no module of that name and port */
+#define NC_NV_CTR_SOURCE    3u    /* ... source (upload) packets: remote upload not allowed */
+#define NC_NV_CTR_BADIMAGE  4u    /* ADDs refused: malformed image */
+#define NC_NV_CTR_REJECTED  5u    /* ADDs refused by the verifier */
+#define NC_NV_CTR_UNDELIV   6u    /* packets for a closed port, dropped */
+/* records 1.. (a module slot; name 0: free) */
+#define NC_NV_REC_NAME0   0u
+#define NC_NV_REC_NAME1   1u
+#define NC_NV_REC_OWNER   2u      /* owner port << 24 | rank << 12 | size */
+#define NC_NV_REC_BOUND   3u      /* worst case, VM instructions */
+#define NC_NV_REC_RUNS    4u      /* activations */
+#define NC_NV_REC_STOPS   5u      /* activations that failed (stopped, FAILURE, a refused send) */
+#define NC_NV_REC_SENDS   6u      /* sends acknowledged */
+#define NC_NV_REC_SENDERR 7u      /* sends that failed (time-out, no token) */
 
 union nc_cmd {
     uint32_t op;                    /* word 0 of every command: NC_CMD_* */
@@ -309,6 +427,12 @@ union nc_cmd {
     struct nc_cmd_signal signal;
     struct nc_cmd_sig_set sig_set;
     struct nc_cmd_sig_send sig_send;
+    struct nc_cmd_nicvm nicvm;
+    struct nc_cmd_nv_add nv_add;
+    struct nc_cmd_nv_purge nv_purge;
+    struct nc_cmd_nv_send nv_send;
+    struct nc_cmd_nv_list nv_list;
+    struct nc_cmd_nv_budget nv_budget;
 };
 
 /* Per-port block in SRAM. */
@@ -483,6 +607,50 @@ NC_CMD_AT(sig_send, dst, 5);
 NC_CMD_AT(sig_send, cookie, 6);
 NC_CMD_AT(sig_send, pad, 7);
 _Static_assert(sizeof(struct nc_cmd_sig_send) == 4u * NC_CMD_WORDS, "nc_cmd_sig_send: one slot");
+NC_CMD_AT(nicvm, op, 0);
+NC_CMD_AT(nicvm, nv_op, 1);
+NC_CMD_AT(nicvm, name, 2);
+NC_CMD_AT(nicvm, pad, 4);
+_Static_assert(sizeof(struct nc_cmd_nicvm) == 4u * NC_CMD_WORDS, "nc_cmd_nicvm: one slot");
+NC_CMD_AT(nv_add, op, 0);
+NC_CMD_AT(nv_add, nv_op, 1);
+NC_CMD_AT(nv_add, name, 2);
+NC_CMD_AT(nv_add, bus_hi, 4);
+NC_CMD_AT(nv_add, bus_lo, 5);
+NC_CMD_AT(nv_add, len, 6);
+NC_CMD_AT(nv_add, cookie, 7);
+_Static_assert(sizeof(struct nc_cmd_nv_add) == 4u * NC_CMD_WORDS, "nc_cmd_nv_add: one slot");
+NC_CMD_AT(nv_purge, op, 0);
+NC_CMD_AT(nv_purge, nv_op, 1);
+NC_CMD_AT(nv_purge, name, 2);
+NC_CMD_AT(nv_purge, cookie, 4);
+NC_CMD_AT(nv_purge, pad, 5);
+_Static_assert(sizeof(struct nc_cmd_nv_purge) == 4u * NC_CMD_WORDS, "nc_cmd_nv_purge: one slot");
+NC_CMD_AT(nv_send, op, 0);
+NC_CMD_AT(nv_send, nv_op, 1);
+NC_CMD_AT(nv_send, name, 2);
+NC_CMD_AT(nv_send, bus_hi, 4);
+NC_CMD_AT(nv_send, bus_lo, 5);
+NC_CMD_AT(nv_send, len, 6);
+NC_CMD_AT(nv_send, dst, 7);
+_Static_assert(sizeof(struct nc_cmd_nv_send) == 4u * NC_CMD_WORDS, "nc_cmd_nv_send: one slot");
+NC_CMD_AT(nv_list, op, 0);
+NC_CMD_AT(nv_list, nv_op, 1);
+NC_CMD_AT(nv_list, name, 2);
+NC_CMD_AT(nv_list, bus_hi, 4);
+NC_CMD_AT(nv_list, bus_lo, 5);
+NC_CMD_AT(nv_list, len, 6);
+NC_CMD_AT(nv_list, cookie, 7);
+_Static_assert(sizeof(struct nc_cmd_nv_list) == 4u * NC_CMD_WORDS, "nc_cmd_nv_list: one slot");
+NC_CMD_AT(nv_budget, op, 0);
+NC_CMD_AT(nv_budget, nv_op, 1);
+NC_CMD_AT(nv_budget, name, 2);
+NC_CMD_AT(nv_budget, port, 4);
+NC_CMD_AT(nv_budget, budget, 5);
+NC_CMD_AT(nv_budget, cookie, 6);
+NC_CMD_AT(nv_budget, pad, 7);
+_Static_assert(sizeof(struct nc_cmd_nv_budget) == 4u * NC_CMD_WORDS, "nc_cmd_nv_budget: one slot");
+_Static_assert(sizeof(struct nc_nv_image) == 32u, "the NICVM image header is 8 words");
 #undef NC_CMD_AT
 _Static_assert(offsetof(union nc_cmd, op) == 0 && offsetof(union nc_cmd, w) == 0,
                "the opcode is word 0");

@@ -56,6 +56,26 @@
  * port has signals on. Types 0x0A28..0x0A2F belong to reduction. */
 #define NC_PT_SIG        0x0A28u
 
+/* NICVM packets (firmware/coll/nicvm.c, docs/nicvm.md), in the
+ * connection's sequence like DATA; one packet is one message (offset 0,
+ * len == msg_len). NV_DATA's payload: NC_NV_WIRE_HDR bytes of NICVM header
+ * (native words: the module's name, then the eight header words a module
+ * reads, NC_NV_W_*), then NC_NV_W_LENGTH payload bytes. NV_SOURCE is a
+ * module uploaded from another node: refused (and counted) by every NIC,
+ * remote upload is not allowed. 0x0A22..0x0A23 are NICVM's, unused. */
+#define NC_PT_NV_DATA    0x0A20u
+#define NC_PT_NV_SOURCE  0x0A21u
+#define NC_NV_PT_LAST    0x0A23u  /* the last of NICVM's types */
+#define NC_NV_WIRE_HDR   40u
+#define NC_NV_W_NAME0    0u
+#define NC_NV_W_NAME1    1u
+#define NC_NV_W_HDR      2u     /* the module's header words 0..7 start here: */
+#define NC_NV_W_TYPE     2u     /* PKT_TYPE: 1, a NIC-to-NIC NICVM send */
+#define NC_NV_W_SRC      3u     /* PKT_SRC: the rank whose host sent or delegated it (the root) */
+#define NC_NV_W_DST      4u     /* PKT_DST: the rank it was sent to first */
+#define NC_NV_W_TAG      5u     /* PKT_TAG, PKT_USER0..2: 0 from the host, the module's to write */
+#define NC_NV_W_LENGTH   6u     /* PKT_LENGTH: payload bytes */
+
 #define NC_DF_FENCE  1u      /* data flag: no payload, clears the receiver's
                                 port fence for (sender, dst_port) */
 #define NC_DF_SYNC   2u      /* data flag: the first packet of the sender's epoch
