@@ -38,7 +38,7 @@
 #endif
 /* Host signals use the receive path's hook: not in the 1024-peer image,
  * which has no hook (and no SRAM to spare). */
-#if NC_FW_HOOK
+#if NC_FW_SIGNAL
 #include "coll/signal.c"
 #endif
 #pragma clang attribute push(__attribute__((minsize)), apply_to = function)
@@ -49,11 +49,11 @@
 #include "../ref/proto/nc_barrec.c"
 /* NICVM: the plug-in, and ref/nicvm's verifier and VM unchanged (the
  * proved C that nicvm-check runs). Only where the receive path's hook is
- * (NC_FW_HOOK: not in the 1024-peer image, whose SRAM is full). The
- * verifier runs once per upload and is compiled for size; the plug-in and
- * the VM run on every NICVM packet (compiled for size, a NIC echo's
- * round trip on P-VM took 1.5 times as long). */
-#if NC_FW_HOOK
+ * (NC_FW_NICVM, set with NC_FW_HOOK: not in the 1024-peer image, whose
+ * SRAM is full). The verifier runs once per upload and is compiled for
+ * size; the plug-in and the VM run on every NICVM packet (compiled for
+ * size, a NIC echo's round trip on P-VM took 1.5 times as long). */
+#if NC_FW_NICVM
 #include "coll/nicvm.c"
 #include "../ref/nicvm/nv_vm.c"
 #include "../ref/nicvm/nv_env.c"
@@ -68,8 +68,10 @@ void mcp_plugins(void)
 {
     (void)mcp_register(&nc_barrier);
     (void)mcp_register(&nc_mcast);
-#if NC_FW_HOOK
+#if NC_FW_SIGNAL
     (void)mcp_register(&nc_signal);
+#endif
+#if NC_FW_NICVM
     (void)mcp_register(&nc_nicvm);
 #endif
 }

@@ -36,6 +36,11 @@
  *    1024-peer image (mk/firmware.mk) builds with 0: its SRAM is full to
  *    the stack, and the collectives it holds (barrier, multicast) do not
  *    use the hook.
+ *  - NC_FW_SIGNAL, NC_FW_NICVM (NC_FW_HOOK): the collectives on the hook,
+ *    host signals and NICVM, in every image that has it. A test image
+ *    that adds a collective of its own (tests/plugin) leaves them out:
+ *    their data and its together do not fit below the 1 MiB that the
+ *    small code model's data must lie in.
  */
 #ifndef NC_FW_CONFIG_H
 #define NC_FW_CONFIG_H
@@ -45,6 +50,15 @@
 
 #ifndef NC_FW_HOOK
 #define NC_FW_HOOK 1
+#endif
+#ifndef NC_FW_SIGNAL
+#define NC_FW_SIGNAL NC_FW_HOOK
+#endif
+#ifndef NC_FW_NICVM
+#define NC_FW_NICVM NC_FW_HOOK
+#endif
+#if (NC_FW_SIGNAL || NC_FW_NICVM) && !NC_FW_HOOK
+#error "host signals and NICVM act on packets through the receive path's hook (NC_FW_HOOK)"
 #endif
 
 #define NC_FW_MTU           4096u
