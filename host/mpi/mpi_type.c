@@ -49,6 +49,13 @@ PREDEF(mpi_t_offset_, "MPI_OFFSET", B_OFFSET, sizeof(MPI_Offset), sizeof(MPI_Off
 PREDEF(mpi_t_count_, "MPI_COUNT", B_COUNT, sizeof(MPI_Count), sizeof(MPI_Count));
 PREDEF(mpi_t_float_int_, "MPI_FLOAT_INT", B_FLOAT_INT, 8, 8);
 PREDEF(mpi_t_2int_, "MPI_2INT", B_2INT, 8, 8);
+/* C's complex types: sent and received; no reduction takes them (MPI_ERR_OP) */
+PREDEF(mpi_t_c_float_complex_, "MPI_C_FLOAT_COMPLEX", B_NONE, sizeof(float _Complex),
+       sizeof(float _Complex));
+PREDEF(mpi_t_c_double_complex_, "MPI_C_DOUBLE_COMPLEX", B_NONE, sizeof(double _Complex),
+       sizeof(double _Complex));
+PREDEF(mpi_t_c_ldouble_complex_, "MPI_C_LONG_DOUBLE_COMPLEX", B_NONE,
+       sizeof(long double _Complex), sizeof(long double _Complex));
 
 /* The pair types with a hole: {value; int} as C lays the struct out. */
 #define PAIR(var, nm, b, vt) \
@@ -185,6 +192,7 @@ int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
     b = start("contiguous");
     add(&b, 0, (size_t)count, old);
     *newtype = finish(&b);
+    mpi_type_record(*newtype, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1, &old);
     return MPI_SUCCESS;
 }
 
@@ -202,6 +210,8 @@ int MPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride, MPI_Dataty
     for (int i = 0; i < count; i++)
         add(&b, (MPI_Aint)i * stride, (size_t)blocklen, old);
     *newtype = finish(&b);
+    int ints[2] = { count, blocklen };
+    mpi_type_record(*newtype, MPI_COMBINER_HVECTOR, 2, ints, 1, &stride, 1, &old);
     return MPI_SUCCESS;
 }
 
@@ -209,7 +219,12 @@ int MPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old, MPI_D
 {
     if (!old)
         return mpi_error(NULL, MPI_ERR_TYPE, "MPI_Type_vector", "MPI_DATATYPE_NULL");
-    return MPI_Type_create_hvector(count, blocklen, (MPI_Aint)stride * old->extent, old, newtype);
+    int rc = MPI_Type_create_hvector(count, blocklen, (MPI_Aint)stride * old->extent, old, newtype);
+    int ints[3] = { count, blocklen, stride };
+
+    if (!rc)
+        mpi_type_record(*newtype, MPI_COMBINER_VECTOR, 3, ints, 0, NULL, 1, &old);
+    return rc;
 }
 
 int MPI_Type_create_hindexed(int count, const int blocklens[], const MPI_Aint displs[],
@@ -229,6 +244,11 @@ int MPI_Type_create_hindexed(int count, const int blocklens[], const MPI_Aint di
         add(&b, displs[i], (size_t)blocklens[i], old);
     }
     *newtype = finish(&b);
+    int *ints = malloc(sizeof(int) * (size_t)(count + 1));
+    ints[0] = count;
+    memcpy(ints + 1, blocklens, sizeof(int) * (size_t)count);
+    mpi_type_record(*newtype, MPI_COMBINER_HINDEXED, count + 1, ints, count, displs, 1, &old);
+    free(ints);
     return MPI_SUCCESS;
 }
 
@@ -246,6 +266,14 @@ int MPI_Type_indexed(int count, const int blocklens[], const int displs[], MPI_D
         d[i] = (MPI_Aint)displs[i] * old->extent;
     rc = MPI_Type_create_hindexed(count, blocklens, d, old, newtype);
     free(d);
+    if (!rc) {
+        int *ints = malloc(sizeof(int) * (size_t)(2 * count + 1));
+        ints[0] = count;
+        memcpy(ints + 1, blocklens, sizeof(int) * (size_t)count);
+        memcpy(ints + 1 + count, displs, sizeof(int) * (size_t)count);
+        mpi_type_record(*newtype, MPI_COMBINER_INDEXED, 2 * count + 1, ints, 0, NULL, 1, &old);
+        free(ints);
+    }
     return rc;
 }
 
@@ -261,6 +289,14 @@ int MPI_Type_create_indexed_block(int count, int blocklen, const int displs[],
         bl[i] = blocklen;
     rc = MPI_Type_indexed(count, bl, displs, old, newtype);
     free(bl);
+    if (!rc) {
+        int *ints = malloc(sizeof(int) * (size_t)(count + 2));
+        ints[0] = count;
+        ints[1] = blocklen;
+        memcpy(ints + 2, displs, sizeof(int) * (size_t)count);
+        mpi_type_record(*newtype, MPI_COMBINER_INDEXED_BLOCK, count + 2, ints, 0, NULL, 1, &old);
+        free(ints);
+    }
     return rc;
 }
 
@@ -281,6 +317,11 @@ int MPI_Type_create_struct(int count, const int blocklens[], const MPI_Aint disp
         add(&b, displs[i], (size_t)blocklens[i], types[i]);
     }
     *newtype = finish(&b);
+    int *ints = malloc(sizeof(int) * (size_t)(count + 1));
+    ints[0] = count;
+    memcpy(ints + 1, blocklens, sizeof(int) * (size_t)count);
+    mpi_type_record(*newtype, MPI_COMBINER_STRUCT, count + 1, ints, count, displs, count, types);
+    free(ints);
     return MPI_SUCCESS;
 }
 
@@ -296,6 +337,8 @@ int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_
     b.lb = lb;
     b.ub = lb + extent;
     *newtype = finish(&b);
+    MPI_Aint a[2] = { lb, extent };
+    mpi_type_record(*newtype, MPI_COMBINER_RESIZED, 0, NULL, 2, a, 1, &old);
     return MPI_SUCCESS;
 }
 
@@ -305,6 +348,12 @@ int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 
     if (!rc && old->committed)
         (*newtype)->committed = true;
+    if (!rc) {
+        mpi_type_record(*newtype, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old);
+        if ((rc = mpi_attr_copy_type(old, *newtype)))
+            return mpi_error(NULL, rc, "MPI_Type_dup", "an attribute's copy function returned %d",
+                             rc);
+    }
     return rc;
 }
 
@@ -321,6 +370,10 @@ int MPI_Type_free(MPI_Datatype *type)
     if (!type || !*type || (*type)->predefined)
         return mpi_error(NULL, MPI_ERR_TYPE, "MPI_Type_free",
                          "not a derived datatype (predefined ones cannot be freed)");
+    int rc = mpi_attr_delete_type(*type);
+    if (rc)
+        return mpi_error(NULL, rc, "MPI_Type_free", "an attribute's delete function returned %d",
+                         rc);
     mpi_type_drop(*type);
     *type = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
@@ -335,6 +388,8 @@ void mpi_type_hold(MPI_Datatype t)
 void mpi_type_drop(MPI_Datatype t)
 {
     if (t && !t->predefined && --t->refs == 0) {
+        mpi_type_contents_free(t);
+        free(t->user_name);
         free(t->blocks);
         free(t);
     }
