@@ -102,6 +102,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         return mpi_error(NULL, MPI_ERR_COMM, "MPI_Comm_dup", "MPI_COMM_NULL");
     uint32_t ctx = agree_ctx(comm);
     *newcomm = comm_new(mpi_group_new(comm->size, comm->group->world), ctx, comm->errh);
+    mpi_topo_copy(comm, *newcomm);
     int rc = mpi_attr_copy_comm(comm, *newcomm);
     if (rc) {
         mpi_comm_drop(*newcomm);
@@ -274,6 +275,7 @@ void mpi_comm_drop(MPI_Comm c)
         coll_table_free(c);
         MPI_Group_free(&c->group);
         free(c->name);
+        mpi_topo_free(c);
         free(c);
     }
 }

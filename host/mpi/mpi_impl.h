@@ -81,7 +81,11 @@ struct mpi_comm_s {
     int refs;                   /* its handle and the holds below */
     struct mpi_attr *attrs;     /* cached attributes (mpi_attr.c) */
     char *name;                 /* MPI_Comm_set_name's, or NULL */
+    struct mpi_topo *topo;      /* Cartesian or graph topology, or NULL (mpi_topo.c) */
 };
+/* the topology goes with MPI_Comm_dup and MPI_Comm_free */
+void mpi_topo_copy(MPI_Comm old, MPI_Comm c);
+void mpi_topo_free(MPI_Comm c);
 
 int mpi_world_rank(MPI_Comm c, int rank);
 void mpi_comm_init_predefined(int rank, int size);

@@ -3,7 +3,8 @@
  * What MPI 3.1 lets a program hang on its objects and ask of them:
  * attribute caching (6.7), names (6.8), info objects (chapter 9),
  * datatype envelopes and contents (4.1.13), the subarray constructor
- * (4.1.3), group unions and ranges (6.3.2). Each check is a value the
+ * (4.1.3), group unions and ranges (6.3.2), Cartesian and graph
+ * topologies (chapter 7). Each check is a value the
  * standard defines. tests/mpi/suite runs it; docs/mpi.md.
  */
 #include "mpitest.h"
@@ -306,9 +307,76 @@ static void groups(void)
     MPI_Group_free(&world);
 }
 
+/* ---- topo: a Cartesian grid and a graph over the world (chapter 7) ---------------- */
+static void topo(void)
+{
+    int d2[2] = { 0, 0 }, d3[3] = { 0, 3, 0 }, st;
+
+    MPI_Dims_create(12, 2, d2);
+    CHECK(d2[0] == 4 && d2[1] == 3, "Dims_create(12, 2) = %d x %d, want 4 x 3", d2[0], d2[1]);
+    MPI_Dims_create(24, 3, d3);
+    CHECK(d3[0] == 4 && d3[1] == 3 && d3[2] == 2, "Dims_create(24, {0,3,0}) = %d %d %d", d3[0],
+          d3[1], d3[2]);
+
+    /* a periodic ring of np in dimension 0, one point in dimension 1 */
+    int dims[2] = { np, 1 }, periods[2] = { 1, 0 }, coords[2], src, dst, r;
+    MPI_Comm cart, dup, row;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    MPI_Topo_test(cart, &st);
+    CHECK(st == MPI_CART, "Topo_test %d, want MPI_CART", st);
+    MPI_Cart_coords(cart, me, 2, coords);
+    MPI_Cart_rank(cart, coords, &r);
+    CHECK(coords[0] == me && coords[1] == 0 && r == me, "coords %d,%d rank %d", coords[0],
+          coords[1], r);
+    MPI_Cart_shift(cart, 0, 1, &src, &dst);
+    CHECK(src == (me + np - 1) % np && dst == (me + 1) % np, "periodic shift: %d <- me -> %d",
+          src, dst);
+    MPI_Cart_shift(cart, 1, 1, &src, &dst);
+    CHECK(src == MPI_PROC_NULL && dst == MPI_PROC_NULL, "shift off a non-periodic edge: %d %d",
+          src, dst);
+    /* a message round the ring through the shift's neighbours */
+    int token = me, got = -1;
+    MPI_Cart_shift(cart, 0, 1, &src, &dst);
+    MPI_Sendrecv(&token, 1, MPI_INT, dst, 3, &got, 1, MPI_INT, src, 3, cart, MPI_STATUS_IGNORE);
+    CHECK(got == src, "ring: got %d from %d", got, src);
+    MPI_Comm_dup(cart, &dup);
+    MPI_Topo_test(dup, &st);
+    CHECK(st == MPI_CART, "a dup of a Cartesian communicator: Topo_test %d", st);
+    int keep[2] = { 0, 1 }, nd, sz;
+    MPI_Cart_sub(cart, keep, &row);
+    MPI_Cartdim_get(row, &nd);
+    MPI_Comm_size(row, &sz);
+    CHECK(nd == 1 && sz == 1, "Cart_sub keeping the 1-point dimension: %d dims, %d ranks", nd,
+          sz);
+    MPI_Comm_free(&row);
+    MPI_Comm_free(&dup);
+    MPI_Comm_free(&cart);
+
+    /* a graph: a ring, each node's neighbours the previous and the next */
+    if (np >= 3) {
+        int *index = malloc(sizeof(int) * (size_t)np), *edges = malloc(sizeof(int) * 2 * (size_t)np);
+        for (int i = 0; i < np; i++) {
+            index[i] = 2 * (i + 1);
+            edges[2 * i] = (i + np - 1) % np;
+            edges[2 * i + 1] = (i + 1) % np;
+        }
+        MPI_Comm g;
+        int nn, nbr[2];
+        MPI_Graph_create(MPI_COMM_WORLD, np, index, edges, 0, &g);
+        MPI_Topo_test(g, &st);
+        MPI_Graph_neighbors_count(g, me, &nn);
+        MPI_Graph_neighbors(g, me, 2, nbr);
+        CHECK(st == MPI_GRAPH && nn == 2 && nbr[0] == (me + np - 1) % np && nbr[1] == (me + 1) % np,
+              "graph: Topo_test %d, %d neighbours %d %d", st, nn, nbr[0], nbr[1]);
+        MPI_Comm_free(&g);
+        free(index);
+        free(edges);
+    }
+}
+
 static const struct scenario scenarios[] = {
     { "attrs", attrs }, { "names", names }, { "info", info }, { "envelope", envelope },
-    { "subarray", subarray }, { "groups", groups }, { NULL, NULL },
+    { "subarray", subarray }, { "groups", groups }, { "topo", topo }, { NULL, NULL },
 };
 
 int main(int argc, char **argv)
