@@ -252,7 +252,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
     /* what MPI_COMM_WORLD's predefined attributes point to */
     static int tag_ub = MPI_TAG_UB_VALUE, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE,
-               wtime_global = 0, universe, appnum = 0, lastcode = MPI_ERR_LASTCODE;
+               wtime_global = 0, universe, appnum = 0, lastcode;
     struct mpi_attr **at;
 
     if (!comm)
@@ -265,6 +265,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
         if (comm != MPI_COMM_WORLD)
             return MPI_SUCCESS;
         universe = mpi_state.world_size;
+        lastcode = mpi_error_lastused();
         *(int **)attribute_val = v[keyval];
         *flag = 1;
         return MPI_SUCCESS;

@@ -91,7 +91,13 @@ int mpi_world_rank(MPI_Comm c, int rank);
 void mpi_comm_init_predefined(int rank, int size);
 
 /* ---- errors -------------------------------------------------------------------- */
-struct mpi_errh_s { int fatal; bool predefined; };
+/* fn: a user-defined handler (mpi_errhandler.c), called instead */
+struct mpi_errh_s { int fatal; bool predefined; MPI_Comm_errhandler_function *fn; };
+/* the error classes and codes MPI_Add_error_class/_code made (mpi_errhandler.c):
+ * the class of a code, its string (NULL: none), the last code in use */
+int mpi_error_dynamic_class(int code);
+const char *mpi_error_dynamic_string(int code);
+int mpi_error_lastused(void);
 
 /* Report err on comm (its handler: fatal ends the run naming the rank and
  * the function); returns err for MPI_ERRORS_RETURN. */

@@ -164,6 +164,13 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
 int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank);
 
+/* ---- error handlers and added error classes (mpi_errhandler.c) ------------ */
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int MPI_Add_error_class(int *errorclass);
+int MPI_Add_error_code(int errorclass, int *errorcode);
+int MPI_Add_error_string(int errorcode, const char *string);
+
 /* ---- memory (mpi_attr.c) --------------------------------------------------- */
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int MPI_Free_mem(void *base);

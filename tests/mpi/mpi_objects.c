@@ -4,7 +4,8 @@
  * attribute caching (6.7), names (6.8), info objects (chapter 9),
  * datatype envelopes and contents (4.1.13), the subarray constructor
  * (4.1.3), group unions and ranges (6.3.2), Cartesian and graph
- * topologies (chapter 7). Each check is a value the
+ * topologies (chapter 7), error handlers and added error classes
+ * (8.3, 8.5). Each check is a value the
  * standard defines. tests/mpi/suite runs it; docs/mpi.md.
  */
 #include "mpitest.h"
@@ -374,9 +375,55 @@ static void topo(void)
     }
 }
 
+/* ---- errhandler: a handler of the program's, and error classes it adds (8.3, 8.5) */
+static int handled, handled_code;
+static void on_error(MPI_Comm *c, int *code, ...)
+{
+    (void)c;
+    handled++;
+    handled_code = *code;
+}
+
+static void errhandler(void)
+{
+    MPI_Errhandler eh;
+    MPI_Comm c;
+    int cls, code, len, x = 0, rc;
+    char str[MPI_MAX_ERROR_STRING];
+
+    MPI_Comm_create_errhandler(on_error, &eh);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_set_errhandler(c, eh);
+    MPI_Errhandler_free(&eh);       /* c keeps it */
+    handled = 0;
+    rc = MPI_Send(&x, 1, MPI_INT, np + 5, 0, c);
+    MPI_Error_class(rc, &cls);
+    CHECK(handled == 1 && cls == MPI_ERR_RANK && handled_code == rc,
+          "a send to rank %d: handler called %d times with %d, returned %d (class %d)", np + 5,
+          handled, handled_code, rc, cls);
+
+    MPI_Add_error_class(&cls);
+    MPI_Add_error_code(cls, &code);
+    MPI_Add_error_string(code, "the program's own error");
+    int c2;
+    MPI_Error_class(code, &c2);
+    MPI_Error_string(code, str, &len);
+    CHECK(cls > MPI_ERR_LASTCODE && code != cls && c2 == cls && !strcmp(str, "the program's own error"),
+          "added class %d code %d: class of code %d, string \"%s\"", cls, code, c2, str);
+    int *last, flag;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag);
+    CHECK(flag && *last == code, "MPI_LASTUSEDCODE %d, want %d", flag ? *last : -1, code);
+    handled = 0;
+    MPI_Comm_call_errhandler(c, code);
+    CHECK(handled == 1 && handled_code == code, "Comm_call_errhandler: %d calls, code %d", handled,
+          handled_code);
+    MPI_Comm_free(&c);
+}
+
 static const struct scenario scenarios[] = {
     { "attrs", attrs }, { "names", names }, { "info", info }, { "envelope", envelope },
-    { "subarray", subarray }, { "groups", groups }, { "topo", topo }, { NULL, NULL },
+    { "subarray", subarray }, { "groups", groups }, { "topo", topo },
+    { "errhandler", errhandler }, { NULL, NULL },
 };
 
 int main(int argc, char **argv)
