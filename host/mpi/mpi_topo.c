@@ -245,10 +245,14 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
             color = color * t->dims[i] + c[i];
         }
     }
-    if ((rc = MPI_Comm_split(comm, color, key, newcomm)))
+    /* no dimension kept: a zero-dimensional grid, which (as MPI_Cart_create
+     * with ndims 0) has one point, the first rank; the others get
+     * MPI_COMM_NULL (7.5.7; MPICH's topo/cartsuball checks it) */
+    rc = nd ? MPI_Comm_split(comm, color, key, newcomm) : first_ranks(comm, 1, newcomm);
+    if (rc)
         return rc;
-    /* no dimension kept: a 0-dimensional grid of one point */
-    cart_attach(*newcomm, nd, dims, periods);
+    if (*newcomm)
+        cart_attach(*newcomm, nd, dims, periods);
     return MPI_SUCCESS;
 }
 
@@ -265,11 +269,76 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
     return MPI_SUCCESS;
 }
 
-/* Balanced factors, largest first (7.5.2): the free entries (0) get the
- * prime factors of what is left, each to the currently smallest one. */
+/* The most balanced grid (7.5.2): of the non-increasing factorisations
+ * of what the fixed entries leave over the free ones (0), the one with the
+ * smallest spread (largest - smallest); on a tie the one whose entries,
+ * compared from the smallest up, are larger (MPICH's choice, which its
+ * topo/dims5 holds to). A depth-first search over the divisors of the
+ * count, largest entry first: an entry is at least the k-th root of what
+ * is left for k entries and at most the one before it, and a branch whose
+ * spread is already worse than the best found stops. */
+struct split { const int *div; int ndiv, k, *cur, *best; bool found; };
+
+static bool better(const struct split *sp)
+{
+    int k = sp->k;
+    long a = (long)sp->cur[0] - sp->cur[k - 1], b = (long)sp->best[0] - sp->best[k - 1];
+
+    if (!sp->found || a != b)
+        return !sp->found || a < b;
+    for (int i = k - 1; i >= 0; i--)
+        if (sp->cur[i] != sp->best[i])
+            return sp->cur[i] > sp->best[i];
+    return false;
+}
+
+static int iroot_ceil(int n, int k)      /* the least r with r^k >= n */
+{
+    int r = 1;
+
+    for (;;) {
+        long p = 1;
+        for (int i = 0; i < k && p < n; i++)
+            p *= r;
+        if (p >= n)
+            return r;
+        r++;
+    }
+}
+
+static void best_split(struct split *sp, int left, int depth, int maxv)
+{
+    int k = sp->k - depth;
+
+    if (k == 1) {
+        if (left > maxv)
+            return;
+        sp->cur[depth] = left;
+        if (better(sp)) {
+            sp->found = true;
+            memcpy(sp->best, sp->cur, sizeof(int) * (size_t)sp->k);
+        }
+        return;
+    }
+    int lo = iroot_ceil(left, k);
+    for (int i = sp->ndiv - 1; i >= 0; i--) {
+        int d = sp->div[i];
+        if (d > maxv || d > left || left % d)
+            continue;
+        if (d < lo)
+            break;
+        /* the last entry is at most d: the spread is at least first - d */
+        long first = depth ? sp->cur[0] : d;
+        if (sp->found && first - d > (long)sp->best[0] - sp->best[sp->k - 1])
+            break;
+        sp->cur[depth] = d;
+        best_split(sp, left / d, depth + 1, d);
+    }
+}
+
 int MPI_Dims_create(int nnodes, int ndims, int dims[])
 {
-    int left = nnodes, nfree = 0, f[64], nf = 0;
+    int left = nnodes, nfree = 0;
 
     if (nnodes < 1 || ndims < 0)
         return mpi_error(NULL, MPI_ERR_DIMS, "MPI_Dims_create", "nnodes %d, ndims %d", nnodes,
@@ -293,39 +362,22 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[])
                              "the fixed dims do not multiply to %d", nnodes);
         return MPI_SUCCESS;
     }
-    for (int p = 2; left > 1 && nf < 64;) {        /* prime factors, ascending */
-        if ((long)p * p > left) {
-            f[nf++] = left;
-            break;
-        }
-        if (left % p == 0) {
-            f[nf++] = p;
-            left /= p;
-        } else {
-            p++;
-        }
-    }
-    int *v = calloc((size_t)nfree, sizeof(int));
-    for (int i = 0; i < nfree; i++)
-        v[i] = 1;
-    for (int k = nf - 1; k >= 0; k--) {            /* largest factor to the smallest entry */
-        int m = 0;
-        for (int i = 1; i < nfree; i++)
-            if (v[i] < v[m])
-                m = i;
-        v[m] *= f[k];
-    }
-    for (int i = 0; i < nfree; i++)                /* non-increasing */
-        for (int j = i + 1; j < nfree; j++)
-            if (v[j] > v[i]) {
-                int x = v[i];
-                v[i] = v[j];
-                v[j] = x;
-            }
+    int *div = malloc(sizeof(int) * 2048), ndiv = 0;
+    for (long d = 1; d * d <= left && ndiv < 2046; d++)    /* the divisors, ascending */
+        if (left % d == 0)
+            div[ndiv++] = (int)d;
+    for (int i = ndiv - 1; i >= 0; i--)
+        if ((long)div[i] * div[i] != left)
+            div[ndiv++] = left / div[i];
+    struct split sp = { div, ndiv, nfree, malloc(sizeof(int) * (size_t)nfree),
+                        malloc(sizeof(int) * (size_t)nfree), false };
+    best_split(&sp, left, 0, left);
     for (int i = 0, k = 0; i < ndims; i++)
         if (dims[i] == 0)
-            dims[i] = v[k++];
-    free(v);
+            dims[i] = sp.best[k++];
+    free(sp.cur);
+    free(sp.best);
+    free(div);
     return MPI_SUCCESS;
 }
 
