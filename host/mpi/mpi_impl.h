@@ -48,6 +48,7 @@ struct mpi_type_s {
     MPI_Datatype *types;
     struct mpi_attr *attrs;     /* cached attributes (mpi_attr.c) */
     char *user_name;            /* MPI_Type_set_name's, or NULL */
+    size_t align;               /* derived: its most aligned element's alignment */
 };
 
 size_t mpi_pack_bytes(const void *buf, size_t count, MPI_Datatype t, void *out);

@@ -83,7 +83,25 @@ struct builder {
     MPI_Aint lb, ub;
     enum mpi_base base;
     bool mixed;
+    size_t align;               /* the largest alignment of the elements added */
+    bool pad;                   /* a struct: its extent is rounded up to 'align' */
 };
+
+/* A type's alignment: a predefined one's as the C compiler lays it out, a
+ * derived one's that of its most aligned element. */
+static size_t type_align(MPI_Datatype t)
+{
+    if (!t->predefined)
+        return t->align ? t->align : 1;
+    switch (t->base) {
+    case B_DOUBLE_INT: return offsetof(struct { char c; double d; }, d);
+    case B_LONG_INT: return offsetof(struct { char c; long d; }, d);
+    case B_LDOUBLE_INT: case B_LDOUBLE: return offsetof(struct { char c; long double d; }, d);
+    case B_SHORT_INT: case B_2INT: case B_FLOAT_INT: return sizeof(int);
+    case B_NONE: return t->size / 2;          /* the complex types: a pair of reals */
+    default: return t->size ? t->size : 1;
+    }
+}
 
 static void add_block(struct builder *b, MPI_Aint off, size_t len)
 {
@@ -110,6 +128,8 @@ static void add(struct builder *b, MPI_Aint disp, size_t count, MPI_Datatype old
 {
     if (!count)
         return;
+    if (type_align(old) > b->align)
+        b->align = type_align(old);
     for (size_t i = 0; i < count; i++) {
         MPI_Aint at = disp + (MPI_Aint)i * old->extent;
         for (size_t k = 0; k < old->nblocks; k++)
@@ -144,6 +164,11 @@ static MPI_Datatype finish(struct builder *b)
 
     t->lb = b->any ? b->lb : 0;
     t->extent = b->any ? b->ub - b->lb : 0;
+    t->align = b->align;
+    /* MPI 3.1 4.1.6: a struct's upper bound is raised to a multiple of its
+     * most aligned element's alignment, as the C compiler pads a struct */
+    if (b->pad && b->align > 1 && t->extent > 0 && t->extent % (MPI_Aint)b->align)
+        t->extent += (MPI_Aint)b->align - t->extent % (MPI_Aint)b->align;
     t->base = b->mixed ? B_NONE : b->base;
     if (t->nblocks) {
         MPI_Aint lo = t->blocks[0].off, hi = lo;
@@ -308,6 +333,7 @@ int MPI_Type_create_struct(int count, const int blocklens[], const MPI_Aint disp
 
     CHECK_COUNT(count, "MPI_Type_create_struct");
     b = start("struct");
+    b.pad = true;
     for (int i = 0; i < count; i++) {
         if ((rc = bad_old(types[i], "MPI_Type_create_struct")))
             return rc;
