@@ -135,12 +135,11 @@ static void add(struct builder *b, MPI_Aint disp, size_t count, MPI_Datatype old
         for (size_t k = 0; k < old->nblocks; k++)
             add_block(b, at + old->blocks[k].off, old->blocks[k].len);
     }
-    MPI_Aint lo = disp + old->lb, hi = disp + old->lb + (MPI_Aint)count * old->extent;
-    if (old->extent < 0) {      /* a negative extent reaches below disp */
-        MPI_Aint t = lo;
-        lo = hi;
-        hi = t;
-    }
+    /* the lowest lower bound and the highest upper bound of the instances
+     * (an instance's ub is its lb + extent, below it for a negative extent) */
+    MPI_Aint span = (MPI_Aint)(count - 1) * old->extent;
+    MPI_Aint lo = disp + old->lb + (span < 0 ? span : 0);
+    MPI_Aint hi = disp + old->lb + old->extent + (span > 0 ? span : 0);
     if (!b->any || lo < b->lb)
         b->lb = lo;
     if (!b->any || hi > b->ub)
