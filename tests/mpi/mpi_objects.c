@@ -3,7 +3,7 @@
  * What MPI 3.1 lets a program hang on its objects and ask of them:
  * attribute caching (6.7), names (6.8), info objects (chapter 9),
  * datatype envelopes and contents (4.1.13), the subarray constructor
- * (4.1.3), group unions and ranges (6.3.2), Cartesian and graph
+ * (4.1.3), struct padding and negative extents (4.1.6), group unions and ranges (6.3.2), Cartesian and graph
  * topologies (chapter 7), error handlers and added error classes
  * (8.3, 8.5). Each check is a value the
  * standard defines. tests/mpi/suite runs it; docs/mpi.md.
@@ -265,6 +265,29 @@ static void subarray(void)
     }
 }
 
+/* ---- extents: a struct padded as C pads it; a negative extent's instances ---- */
+static void extents(void)
+{
+    struct { double d; char c; } x;
+    int bl[2] = { 1, 1 };
+    MPI_Aint dis[2] = { 0, (char *)&x.c - (char *)&x.d }, lb, ext;
+    MPI_Datatype ty[2] = { MPI_DOUBLE, MPI_CHAR }, s, neg, c3;
+
+    MPI_Type_create_struct(2, bl, dis, ty, &s);
+    MPI_Type_get_extent(s, &lb, &ext);
+    CHECK(lb == 0 && ext == (MPI_Aint)sizeof x, "struct {double; char}: extent %ld, sizeof %zu",
+          (long)ext, sizeof x);
+    MPI_Type_free(&s);
+    /* {lb 6, extent -9}: three of them span lb -12 to ub -3 */
+    MPI_Type_create_resized(MPI_INT, 6, -9, &neg);
+    MPI_Type_contiguous(3, neg, &c3);
+    MPI_Type_get_extent(c3, &lb, &ext);
+    CHECK(lb == -12 && ext == 9, "3 x {lb 6, extent -9}: lb %ld extent %ld, want -12 and 9",
+          (long)lb, (long)ext);
+    MPI_Type_free(&c3);
+    MPI_Type_free(&neg);
+}
+
 /* ---- groups ------------------------------------------------------------------------------ */
 static void groups(void)
 {
@@ -422,7 +445,7 @@ static void errhandler(void)
 
 static const struct scenario scenarios[] = {
     { "attrs", attrs }, { "names", names }, { "info", info }, { "envelope", envelope },
-    { "subarray", subarray }, { "groups", groups }, { "topo", topo },
+    { "subarray", subarray }, { "extents", extents }, { "groups", groups }, { "topo", topo },
     { "errhandler", errhandler }, { NULL, NULL },
 };
 
