@@ -50,7 +50,8 @@ CHECK_TARGETS += $(foreach v,$(MPI_MUTANTS),$(MPI_MUT)/mpi_p2p-$(v).so $(MPI_MUT
 CHECK_SUITES += tests/mpi/suite tests/mpich/suite
 # the mutants tests/mpi/mpi_objects.c's scenarios catch
 OBJECTS_MUTANTS := group_union_drops_common attr_dup_no_copy attr_oldest_first \
-                   envelope_vector_as_hvector errhandler_ignored struct_unpadded
+                   envelope_vector_as_hvector errhandler_ignored struct_unpadded \
+                   loc_whole_pair
 CHECK_TARGETS += $(foreach v,$(OBJECTS_MUTANTS),$(MPI_MUT)/mpi_objects-$(v).so)
 
 $(BIN)/lanai-mpicc: host/tools/lanai-mpicc $(NC_VERSION_H)

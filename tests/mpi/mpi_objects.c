@@ -288,6 +288,31 @@ static void extents(void)
     MPI_Type_free(&neg);
 }
 
+/* ---- pairs: MINLOC and MAXLOC on the padded pair types, through the
+ * library's scratch buffers (MPICH's coll/opminloc) ----------------------- */
+static void pairs(void)
+{
+    struct { long double v; int i; } in[3], out[3];
+    struct { double v; int i; } din[3], dout[3];
+
+    for (int k = 0; k < 3; k++) {
+        in[k].v = (long double)((me + k) % np);    /* the minimum 0 at rank (np - k) % np */
+        in[k].i = me;
+        din[k].v = (double)me * (k + 1);
+        din[k].i = me;
+    }
+    MPI_Reduce(in, out, 3, MPI_LONG_DOUBLE_INT, MPI_MINLOC, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(din, dout, 3, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    for (int k = 0; k < 3; k++) {
+        if (me == 0)
+            CHECK(out[k].v == 0 && out[k].i == (np - k % np) % np,
+                  "MINLOC long double-int %d: %Lg at %d, want 0 at %d", k, out[k].v, out[k].i,
+                  (np - k % np) % np);
+        CHECK(dout[k].v == (double)(np - 1) * (k + 1) && dout[k].i == np - 1,
+              "MAXLOC double-int %d: %g at %d", k, dout[k].v, dout[k].i);
+    }
+}
+
 /* ---- groups ------------------------------------------------------------------------------ */
 static void groups(void)
 {
@@ -445,7 +470,8 @@ static void errhandler(void)
 
 static const struct scenario scenarios[] = {
     { "attrs", attrs }, { "names", names }, { "info", info }, { "envelope", envelope },
-    { "subarray", subarray }, { "extents", extents }, { "groups", groups }, { "topo", topo },
+    { "subarray", subarray }, { "extents", extents }, { "pairs", pairs },
+    { "groups", groups }, { "topo", topo },
     { "errhandler", errhandler }, { NULL, NULL },
 };
 
