@@ -137,6 +137,9 @@ int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size);
 int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent);
 int MPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent);
 int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype type, MPI_Count *count);
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype type, int count);
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype type, MPI_Count count);
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 
 /* ---- group ranges (mpi_group.c) -------------------------------------------- */
 int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);

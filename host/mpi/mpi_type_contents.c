@@ -191,13 +191,42 @@ int MPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *exte
     return MPI_SUCCESS;
 }
 
+/* The status's bytes in elements; counts beyond an int's range come
+ * from MPI_Status_set_elements_x (no message here is that large). */
 int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype type, MPI_Count *count)
 {
-    int n, rc = MPI_Get_elements(status, type, &n);
+    int n, rc;
 
-    if (!rc)
+    if (mpi_type_ok(type) && type->base != B_NONE && type->size) {
+        *count = (MPI_Count)(status->nc_bytes / (type->size / type->elements));
+        return MPI_SUCCESS;
+    }
+    if (!(rc = MPI_Get_elements(status, type, &n)))
         *count = n;
     return rc;
+}
+
+/* For a generalized request's or a program's own status (MPI 3.1 12.3):
+ * count elements of type, the bytes that many take. */
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype type, MPI_Count count)
+{
+    if (!mpi_type_ok(type) || count < 0)
+        return mpi_error(NULL, MPI_ERR_ARG, "MPI_Status_set_elements_x",
+                         "%s, count %lld", mpi_type_ok(type) ? "a datatype" : "not a committed datatype",
+                         (long long)count);
+    status->nc_bytes = (size_t)count * (type->size / (type->elements ? type->elements : 1));
+    return MPI_SUCCESS;
+}
+
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype type, int count)
+{
+    return MPI_Status_set_elements_x(status, type, count);
+}
+
+int MPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    status->nc_cancelled = flag != 0;
+    return MPI_SUCCESS;
 }
 
 /* MPI-1's names of the byte-displacement constructors, removed from the

@@ -313,6 +313,25 @@ static void pairs(void)
     }
 }
 
+/* ---- status: a program's own status (12.3), counts beyond an int -------------- */
+static void status(void)
+{
+    MPI_Status st;
+    MPI_Count big = 0x7654321ff1234567LL, got;
+    int n, flag;
+
+    MPI_Status_set_elements_x(&st, MPI_BYTE, big);
+    MPI_Get_elements_x(&st, MPI_BYTE, &got);
+    CHECK(got == big, "Status_set_elements_x %llx, Get_elements_x %llx", (long long)big,
+          (long long)got);
+    MPI_Status_set_elements(&st, MPI_INT, 3);
+    MPI_Get_count(&st, MPI_INT, &n);
+    CHECK(n == 3, "Status_set_elements(3 MPI_INT): Get_count %d", n);
+    MPI_Status_set_cancelled(&st, 1);
+    MPI_Test_cancelled(&st, &flag);
+    CHECK(flag, "Status_set_cancelled(1): Test_cancelled %d", flag);
+}
+
 /* ---- groups ------------------------------------------------------------------------------ */
 static void groups(void)
 {
@@ -470,7 +489,7 @@ static void errhandler(void)
 
 static const struct scenario scenarios[] = {
     { "attrs", attrs }, { "names", names }, { "info", info }, { "envelope", envelope },
-    { "subarray", subarray }, { "extents", extents }, { "pairs", pairs },
+    { "subarray", subarray }, { "extents", extents }, { "pairs", pairs }, { "status", status },
     { "groups", groups }, { "topo", topo },
     { "errhandler", errhandler }, { NULL, NULL },
 };
