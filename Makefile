@@ -72,8 +72,9 @@ CHECK_ORDER := tests/arch/suite tests/barrier/suite tests/bench/suite tests/benc
                tests/fabric/suite tests/irregular/suite tests/hazard/isa-strict tests/hazard/firmware \
                tests/hazard/random-strict tests/hazard/cluster-strict tests/host/suite \
                tests/hostrt/suite tests/install/suite tests/loss/suite tests/mcast/suite \
-               tests/models/suite tests/mpi/suite tests/myrinet/suite tests/myrinet/idle \
-               tests/myrinet/backpressure tests/myrinet/dma tests/nic/suite tests/nicvm/suite tests/nicvm/fw-suite tests/nicoll/suite \
+               tests/models/suite tests/mpi/suite tests/mpich/suite tests/myrinet/suite tests/myrinet/idle \
+               tests/myrinet/backpressure tests/myrinet/dma tests/nic/suite tests/nicvm/suite tests/nicvm/fw-suite \
+               tests/nicoll/suite \
                tests/nicoll/unit tests/pipeline/suite tests/plugin/suite tests/profile/suite tests/unit/ref/suite \
                proofs/suite tests/red/suite tests/hmcast/suite tests/hbarrier/suite tests/board/suite \
                tests/refsim/suite tests/red/signals/suite tests/timeline/suite tests/timeout/suite \

@@ -378,6 +378,8 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
                    void *win);
 int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, void *fh);
 
+#include "mpi_objects.h"
+
 #ifdef __cplusplus
 }
 #endif

@@ -102,6 +102,13 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         return mpi_error(NULL, MPI_ERR_COMM, "MPI_Comm_dup", "MPI_COMM_NULL");
     uint32_t ctx = agree_ctx(comm);
     *newcomm = comm_new(mpi_group_new(comm->size, comm->group->world), ctx, comm->errh);
+    mpi_topo_copy(comm, *newcomm);
+    int rc = mpi_attr_copy_comm(comm, *newcomm);
+    if (rc) {
+        mpi_comm_drop(*newcomm);
+        *newcomm = MPI_COMM_NULL;
+        return mpi_error(comm, rc, "MPI_Comm_dup", "an attribute's copy function returned %d", rc);
+    }
     return MPI_SUCCESS;
 }
 
@@ -244,6 +251,11 @@ int MPI_Comm_free(MPI_Comm *comm)
     if ((*comm)->predefined)
         return mpi_error(*comm, MPI_ERR_COMM, "MPI_Comm_free",
                          "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
+    /* attributes go first, while the communicator is whole (6.7.2) */
+    int rc = mpi_attr_delete_comm(*comm);
+    if (rc)
+        return mpi_error(*comm, rc, "MPI_Comm_free", "an attribute's delete function returned %d",
+                         rc);
     /* the collective part now, while every member is here */
     mpi_bcast_nic_release(*comm);
     mpi_comm_drop(*comm);
@@ -262,6 +274,8 @@ void mpi_comm_drop(MPI_Comm c)
     if (c && !c->predefined && --c->refs == 0) {
         coll_table_free(c);
         MPI_Group_free(&c->group);
+        free(c->name);
+        mpi_topo_free(c);
         free(c);
     }
 }

@@ -144,6 +144,8 @@ int MPI_Finalized(int *flag)
 int MPI_Finalize(void)
 {
     MPI_CHECK_INIT("MPI_Finalize");
+    /* MPI_COMM_SELF's attributes are deleted first (MPI 3.1 8.7.1) */
+    mpi_attr_delete_comm(MPI_COMM_SELF);
     /* Every rank's packets must have reached their peers before any port
      * closes: our multicasts acknowledged by every member (a member drops
      * its group entries when its port closes), a barrier, then our own

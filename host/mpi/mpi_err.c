@@ -54,15 +54,21 @@ int mpi_error(MPI_Comm comm, int err, const char *fn, const char *fmt, ...)
 
     if (!eh)
         eh = MPI_ERRORS_ARE_FATAL;
+    if (eh->fn) {               /* the program's handler decides */
+        MPI_Comm handle = comm ? comm : MPI_COMM_WORLD;
+        eh->fn(&handle, &err);
+        return err;
+    }
     if (!eh->fatal)
         return err;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     mpi_stdio_flush();
+    const char *what = err >= 0 && err < MPI_ERR_LASTCODE ? err_text[err]
+                       : mpi_error_dynamic_string(err);
     nc_host_printf("libmpi: rank %d: %s: %s (%s); MPI_ERRORS_ARE_FATAL: the run ends\n",
-                   mpi_state.world_rank, fn, msg,
-                   err >= 0 && err < MPI_ERR_LASTCODE ? err_text[err] : "?");
+                   mpi_state.world_rank, fn, msg, what ? what : "?");
     extern void mpi_real_exit(int) __attribute__((noreturn));
     mpi_real_exit(1);
 }
@@ -92,15 +98,21 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
     return MPI_SUCCESS;
 }
 
+/* A user handler's object stays for the run: communicators that have it
+ * keep calling it after the handle is freed (8.3.4), and it is a few bytes. */
 int MPI_Errhandler_free(MPI_Errhandler *eh)
 {
-    *eh = MPI_ERRHANDLER_NULL;     /* only predefined handlers exist */
+    *eh = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
 
 int MPI_Error_string(int code, char *string, int *resultlen)
 {
-    const char *t = code >= 0 && code < MPI_ERR_LASTCODE ? err_text[code] : NULL;
+    const char *t = code >= 0 && code < MPI_ERR_LASTCODE ? err_text[code]
+                    : mpi_error_dynamic_class(code) >= 0 ? mpi_error_dynamic_string(code) : NULL;
+
+    if (!t && mpi_error_dynamic_class(code) >= 0)
+        t = "";                 /* added, no string given */
 
     if (!t)
         return mpi_error(NULL, MPI_ERR_ARG, "MPI_Error_string", "%d is not an error code", code);
@@ -110,8 +122,12 @@ int MPI_Error_string(int code, char *string, int *resultlen)
 
 int MPI_Error_class(int code, int *cls)
 {
+    if (code >= MPI_ERR_LASTCODE && mpi_error_dynamic_class(code) >= 0) {
+        *cls = mpi_error_dynamic_class(code);
+        return MPI_SUCCESS;
+    }
     if (code < 0 || code >= MPI_ERR_LASTCODE)
         return mpi_error(NULL, MPI_ERR_ARG, "MPI_Error_class", "%d is not an error code", code);
-    *cls = code;    /* every code is its own class */
+    *cls = code;    /* every predefined code is its own class */
     return MPI_SUCCESS;
 }

@@ -39,6 +39,16 @@ struct mpi_type_s {
     struct mpi_block one;       /* storage of a predefined type's block */
     size_t elements;            /* predefined elements per instance */
     int refs;                   /* derived: its handle and the holds below */
+    /* MPI_Type_get_envelope/_get_contents: the constructor and its
+     * arguments (types held), MPI_COMBINER_NAMED for a predefined type
+     * (mpi_type_contents.c) */
+    int combiner, ni, na, nt;
+    int *ints;
+    MPI_Aint *addrs;
+    MPI_Datatype *types;
+    struct mpi_attr *attrs;     /* cached attributes (mpi_attr.c) */
+    char *user_name;            /* MPI_Type_set_name's, or NULL */
+    size_t align;               /* derived: its most aligned element's alignment */
 };
 
 size_t mpi_pack_bytes(const void *buf, size_t count, MPI_Datatype t, void *out);
@@ -70,13 +80,25 @@ struct mpi_comm_s {
      * (coll_table.c) */
     struct mpi_coll_table *coll;
     int refs;                   /* its handle and the holds below */
+    struct mpi_attr *attrs;     /* cached attributes (mpi_attr.c) */
+    char *name;                 /* MPI_Comm_set_name's, or NULL */
+    struct mpi_topo *topo;      /* Cartesian or graph topology, or NULL (mpi_topo.c) */
 };
+/* the topology goes with MPI_Comm_dup and MPI_Comm_free */
+void mpi_topo_copy(MPI_Comm old, MPI_Comm c);
+void mpi_topo_free(MPI_Comm c);
 
 int mpi_world_rank(MPI_Comm c, int rank);
 void mpi_comm_init_predefined(int rank, int size);
 
 /* ---- errors -------------------------------------------------------------------- */
-struct mpi_errh_s { int fatal; bool predefined; };
+/* fn: a user-defined handler (mpi_errhandler.c), called instead */
+struct mpi_errh_s { int fatal; bool predefined; MPI_Comm_errhandler_function *fn; };
+/* the error classes and codes MPI_Add_error_class/_code made (mpi_errhandler.c):
+ * the class of a code, its string (NULL: none), the last code in use */
+int mpi_error_dynamic_class(int code);
+const char *mpi_error_dynamic_string(int code);
+int mpi_error_lastused(void);
 
 /* Report err on comm (its handler: fatal ends the run naming the rank and
  * the function); returns err for MPI_ERRORS_RETURN. */
@@ -245,6 +267,21 @@ void mpi_op_hold(MPI_Op op);
 void mpi_op_drop(MPI_Op op);
 void mpi_comm_hold(MPI_Comm c);
 void mpi_comm_drop(MPI_Comm c);
+
+/* ---- attributes (mpi_attr.c): an object's cached (keyval, value) pairs.
+ * Copied by MPI_Comm_dup/MPI_Type_dup through each keyval's copy function,
+ * deleted (delete functions called) by MPI_Comm_free/MPI_Type_free and,
+ * for MPI_COMM_SELF, first thing in MPI_Finalize. 0 or the error of a
+ * callback that failed. */
+struct mpi_attr { int keyval; void *val; struct mpi_attr *next; };
+int mpi_attr_copy_comm(MPI_Comm old, MPI_Comm c);
+int mpi_attr_delete_comm(MPI_Comm c);
+int mpi_attr_copy_type(MPI_Datatype old, MPI_Datatype t);
+int mpi_attr_delete_type(MPI_Datatype t);
+/* the constructor of t and its arguments (mpi_type_contents.c) */
+void mpi_type_record(MPI_Datatype t, int combiner, int ni, const int *ints, int na,
+                     const MPI_Aint *addrs, int nt, const MPI_Datatype *types);
+void mpi_type_contents_free(MPI_Datatype t);
 
 /* ---- host runtime ----------------------------------------------------------------- */
 void mpi_stdio_flush(void);

@@ -49,10 +49,15 @@ OPDEF(mpi_op_no_op_, OP_NO_OP);
     default: return false; } return true; } while (0)
 #define INTEGER(T) do { if (op == OP_BAND || op == OP_BOR || op == OP_BXOR) BITS(T); \
     ARITH(T); } while (0)
+/* field by field: a whole-struct copy would write the padding after the
+ * int, beyond the last pair of a buffer that ends at its true extent */
 #define LOC(V) do { typedef struct { V v; int i; } P; const P *a = in; P *b = inout; \
     for (size_t k = 0; k < n; k++) { \
         bool take = op == OP_MAXLOC ? a[k].v > b[k].v : a[k].v < b[k].v; \
-        if (take || (a[k].v == b[k].v && a[k].i < b[k].i)) b[k] = a[k]; } \
+        if (take || (a[k].v == b[k].v && a[k].i < b[k].i)) { \
+            b[k].v = a[k].v; \
+            b[k].i = a[k].i; \
+        } } \
     return true; } while (0)
 
 static bool int_ops(int op, enum mpi_base base, const void *in, void *inout, size_t n)

@@ -49,6 +49,13 @@ PREDEF(mpi_t_offset_, "MPI_OFFSET", B_OFFSET, sizeof(MPI_Offset), sizeof(MPI_Off
 PREDEF(mpi_t_count_, "MPI_COUNT", B_COUNT, sizeof(MPI_Count), sizeof(MPI_Count));
 PREDEF(mpi_t_float_int_, "MPI_FLOAT_INT", B_FLOAT_INT, 8, 8);
 PREDEF(mpi_t_2int_, "MPI_2INT", B_2INT, 8, 8);
+/* C's complex types: sent and received; no reduction takes them (MPI_ERR_OP) */
+PREDEF(mpi_t_c_float_complex_, "MPI_C_FLOAT_COMPLEX", B_NONE, sizeof(float _Complex),
+       sizeof(float _Complex));
+PREDEF(mpi_t_c_double_complex_, "MPI_C_DOUBLE_COMPLEX", B_NONE, sizeof(double _Complex),
+       sizeof(double _Complex));
+PREDEF(mpi_t_c_ldouble_complex_, "MPI_C_LONG_DOUBLE_COMPLEX", B_NONE,
+       sizeof(long double _Complex), sizeof(long double _Complex));
 
 /* The pair types with a hole: {value; int} as C lays the struct out. */
 #define PAIR(var, nm, b, vt) \
@@ -76,7 +83,25 @@ struct builder {
     MPI_Aint lb, ub;
     enum mpi_base base;
     bool mixed;
+    size_t align;               /* the largest alignment of the elements added */
+    bool pad;                   /* a struct: its extent is rounded up to 'align' */
 };
+
+/* A type's alignment: a predefined one's as the C compiler lays it out, a
+ * derived one's that of its most aligned element. */
+static size_t type_align(MPI_Datatype t)
+{
+    if (!t->predefined)
+        return t->align ? t->align : 1;
+    switch (t->base) {
+    case B_DOUBLE_INT: return offsetof(struct { char c; double d; }, d);
+    case B_LONG_INT: return offsetof(struct { char c; long d; }, d);
+    case B_LDOUBLE_INT: case B_LDOUBLE: return offsetof(struct { char c; long double d; }, d);
+    case B_SHORT_INT: case B_2INT: case B_FLOAT_INT: return sizeof(int);
+    case B_NONE: return t->size / 2;          /* the complex types: a pair of reals */
+    default: return t->size ? t->size : 1;
+    }
+}
 
 static void add_block(struct builder *b, MPI_Aint off, size_t len)
 {
@@ -103,17 +128,18 @@ static void add(struct builder *b, MPI_Aint disp, size_t count, MPI_Datatype old
 {
     if (!count)
         return;
+    if (type_align(old) > b->align)
+        b->align = type_align(old);
     for (size_t i = 0; i < count; i++) {
         MPI_Aint at = disp + (MPI_Aint)i * old->extent;
         for (size_t k = 0; k < old->nblocks; k++)
             add_block(b, at + old->blocks[k].off, old->blocks[k].len);
     }
-    MPI_Aint lo = disp + old->lb, hi = disp + old->lb + (MPI_Aint)count * old->extent;
-    if (old->extent < 0) {      /* a negative extent reaches below disp */
-        MPI_Aint t = lo;
-        lo = hi;
-        hi = t;
-    }
+    /* the lowest lower bound and the highest upper bound of the instances
+     * (an instance's ub is its lb + extent, below it for a negative extent) */
+    MPI_Aint span = (MPI_Aint)(count - 1) * old->extent;
+    MPI_Aint lo = disp + old->lb + (span < 0 ? span : 0);
+    MPI_Aint hi = disp + old->lb + old->extent + (span > 0 ? span : 0);
     if (!b->any || lo < b->lb)
         b->lb = lo;
     if (!b->any || hi > b->ub)
@@ -137,6 +163,11 @@ static MPI_Datatype finish(struct builder *b)
 
     t->lb = b->any ? b->lb : 0;
     t->extent = b->any ? b->ub - b->lb : 0;
+    t->align = b->align;
+    /* MPI 3.1 4.1.6: a struct's upper bound is raised to a multiple of its
+     * most aligned element's alignment, as the C compiler pads a struct */
+    if (b->pad && b->align > 1 && t->extent > 0 && t->extent % (MPI_Aint)b->align)
+        t->extent += (MPI_Aint)b->align - t->extent % (MPI_Aint)b->align;
     t->base = b->mixed ? B_NONE : b->base;
     if (t->nblocks) {
         MPI_Aint lo = t->blocks[0].off, hi = lo;
@@ -185,6 +216,7 @@ int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
     b = start("contiguous");
     add(&b, 0, (size_t)count, old);
     *newtype = finish(&b);
+    mpi_type_record(*newtype, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1, &old);
     return MPI_SUCCESS;
 }
 
@@ -202,6 +234,8 @@ int MPI_Type_create_hvector(int count, int blocklen, MPI_Aint stride, MPI_Dataty
     for (int i = 0; i < count; i++)
         add(&b, (MPI_Aint)i * stride, (size_t)blocklen, old);
     *newtype = finish(&b);
+    int ints[2] = { count, blocklen };
+    mpi_type_record(*newtype, MPI_COMBINER_HVECTOR, 2, ints, 1, &stride, 1, &old);
     return MPI_SUCCESS;
 }
 
@@ -209,7 +243,12 @@ int MPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old, MPI_D
 {
     if (!old)
         return mpi_error(NULL, MPI_ERR_TYPE, "MPI_Type_vector", "MPI_DATATYPE_NULL");
-    return MPI_Type_create_hvector(count, blocklen, (MPI_Aint)stride * old->extent, old, newtype);
+    int rc = MPI_Type_create_hvector(count, blocklen, (MPI_Aint)stride * old->extent, old, newtype);
+    int ints[3] = { count, blocklen, stride };
+
+    if (!rc)
+        mpi_type_record(*newtype, MPI_COMBINER_VECTOR, 3, ints, 0, NULL, 1, &old);
+    return rc;
 }
 
 int MPI_Type_create_hindexed(int count, const int blocklens[], const MPI_Aint displs[],
@@ -229,6 +268,11 @@ int MPI_Type_create_hindexed(int count, const int blocklens[], const MPI_Aint di
         add(&b, displs[i], (size_t)blocklens[i], old);
     }
     *newtype = finish(&b);
+    int *ints = malloc(sizeof(int) * (size_t)(count + 1));
+    ints[0] = count;
+    memcpy(ints + 1, blocklens, sizeof(int) * (size_t)count);
+    mpi_type_record(*newtype, MPI_COMBINER_HINDEXED, count + 1, ints, count, displs, 1, &old);
+    free(ints);
     return MPI_SUCCESS;
 }
 
@@ -246,6 +290,14 @@ int MPI_Type_indexed(int count, const int blocklens[], const int displs[], MPI_D
         d[i] = (MPI_Aint)displs[i] * old->extent;
     rc = MPI_Type_create_hindexed(count, blocklens, d, old, newtype);
     free(d);
+    if (!rc) {
+        int *ints = malloc(sizeof(int) * (size_t)(2 * count + 1));
+        ints[0] = count;
+        memcpy(ints + 1, blocklens, sizeof(int) * (size_t)count);
+        memcpy(ints + 1 + count, displs, sizeof(int) * (size_t)count);
+        mpi_type_record(*newtype, MPI_COMBINER_INDEXED, 2 * count + 1, ints, 0, NULL, 1, &old);
+        free(ints);
+    }
     return rc;
 }
 
@@ -261,6 +313,14 @@ int MPI_Type_create_indexed_block(int count, int blocklen, const int displs[],
         bl[i] = blocklen;
     rc = MPI_Type_indexed(count, bl, displs, old, newtype);
     free(bl);
+    if (!rc) {
+        int *ints = malloc(sizeof(int) * (size_t)(count + 2));
+        ints[0] = count;
+        ints[1] = blocklen;
+        memcpy(ints + 2, displs, sizeof(int) * (size_t)count);
+        mpi_type_record(*newtype, MPI_COMBINER_INDEXED_BLOCK, count + 2, ints, 0, NULL, 1, &old);
+        free(ints);
+    }
     return rc;
 }
 
@@ -272,6 +332,7 @@ int MPI_Type_create_struct(int count, const int blocklens[], const MPI_Aint disp
 
     CHECK_COUNT(count, "MPI_Type_create_struct");
     b = start("struct");
+    b.pad = true;
     for (int i = 0; i < count; i++) {
         if ((rc = bad_old(types[i], "MPI_Type_create_struct")))
             return rc;
@@ -281,6 +342,11 @@ int MPI_Type_create_struct(int count, const int blocklens[], const MPI_Aint disp
         add(&b, displs[i], (size_t)blocklens[i], types[i]);
     }
     *newtype = finish(&b);
+    int *ints = malloc(sizeof(int) * (size_t)(count + 1));
+    ints[0] = count;
+    memcpy(ints + 1, blocklens, sizeof(int) * (size_t)count);
+    mpi_type_record(*newtype, MPI_COMBINER_STRUCT, count + 1, ints, count, displs, count, types);
+    free(ints);
     return MPI_SUCCESS;
 }
 
@@ -296,6 +362,8 @@ int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_
     b.lb = lb;
     b.ub = lb + extent;
     *newtype = finish(&b);
+    MPI_Aint a[2] = { lb, extent };
+    mpi_type_record(*newtype, MPI_COMBINER_RESIZED, 0, NULL, 2, a, 1, &old);
     return MPI_SUCCESS;
 }
 
@@ -305,6 +373,12 @@ int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 
     if (!rc && old->committed)
         (*newtype)->committed = true;
+    if (!rc) {
+        mpi_type_record(*newtype, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old);
+        if ((rc = mpi_attr_copy_type(old, *newtype)))
+            return mpi_error(NULL, rc, "MPI_Type_dup", "an attribute's copy function returned %d",
+                             rc);
+    }
     return rc;
 }
 
@@ -321,6 +395,10 @@ int MPI_Type_free(MPI_Datatype *type)
     if (!type || !*type || (*type)->predefined)
         return mpi_error(NULL, MPI_ERR_TYPE, "MPI_Type_free",
                          "not a derived datatype (predefined ones cannot be freed)");
+    int rc = mpi_attr_delete_type(*type);
+    if (rc)
+        return mpi_error(NULL, rc, "MPI_Type_free", "an attribute's delete function returned %d",
+                         rc);
     mpi_type_drop(*type);
     *type = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
@@ -335,6 +413,8 @@ void mpi_type_hold(MPI_Datatype t)
 void mpi_type_drop(MPI_Datatype t)
 {
     if (t && !t->predefined && --t->refs == 0) {
+        mpi_type_contents_free(t);
+        free(t->user_name);
         free(t->blocks);
         free(t);
     }

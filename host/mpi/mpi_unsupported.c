@@ -36,3 +36,26 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
     (void)comm; (void)filename; (void)amode; (void)info; (void)fh;
     return mpi_unsupported("MPI_File_open", "MPI I/O is out of scope");
 }
+
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    (void)intercomm; (void)high;
+    *newintracomm = MPI_COMM_NULL;
+    return mpi_unsupported("MPI_Intercomm_merge", "inter-communicators are out of scope");
+}
+
+/* Every communicator is an intra-communicator: asking for a remote group
+ * is the error the standard names for it. */
+int MPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    (void)size;
+    return mpi_error(comm, MPI_ERR_COMM, "MPI_Comm_remote_size",
+                     "not an inter-communicator (inter-communicators are out of scope)");
+}
+
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    *group = MPI_GROUP_NULL;
+    return mpi_error(comm, MPI_ERR_COMM, "MPI_Comm_remote_group",
+                     "not an inter-communicator (inter-communicators are out of scope)");
+}
