@@ -57,6 +57,7 @@ INSTALL_FIRMWARE := $(BUILD)/firmware/mcp.img $(BUILD)/firmware/mcp_1m.img \
 INSTALL_LIBS     := $(BUILD)/lib/libnicoll-emu.a $(BUILD)/lib/libnicoll-pci.a $(BUILD)/lib/libmpi-emu.a
 INSTALL_RT       := $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a
 INSTALL_RT_HDRS  := $(BUILD)/include/lanai/lanai-rt.h $(BUILD)/include/lanai/lanai-testmachine.h
+INSTALL_MPI_HDRS := host/mpi/mpi.h host/mpi/mpi_objects.h   # mpi.h and the header it includes
 INSTALL_MODELS   := $(wildcard spec/promela/*.pml) spec/promela/EXPECTED
 INSTALL_PROFILES := $(wildcard lanai-emu/profiles/*.profile lanai-emu/profiles/*.postal)
 
@@ -104,7 +105,7 @@ install: $(INSTALL_DEPS) install-dest
 	install -m 644 host/lib/nicoll.h $(I_INC)
 	install -m 644 $(CONTRACT_HDRS) $(I_INC)/nicoll
 	install -m 644 $(INSTALL_RT_HDRS) $(I_INC)/lanai
-	install -m 644 host/mpi/mpi.h $(I_INC)/nicoll-mpi
+	install -m 644 $(INSTALL_MPI_HDRS) $(I_INC)/nicoll-mpi
 	install -m 755 $(EMU_QEMU) $(I_LIBEXEC)
 	install -m 644 $(INSTALL_FIRMWARE) $(I_DATA)/firmware
 	install -m 644 $(DISSECTOR) $(I_DATA)/wireshark
@@ -120,7 +121,7 @@ uninstall:
 	      libnicoll-pci.so.$(NCL_SO_MAJOR) libnicoll-pci.so) $(I_PC)/nicoll-emu.pc $(I_PC)/nicoll-pci.pc
 	rm -f $(addprefix $(I_LIB)/lanai/,$(notdir $(INSTALL_RT))) $(I_INC)/nicoll.h \
 	      $(addprefix $(I_INC)/nicoll/,$(notdir $(CONTRACT_HDRS))) $(addprefix $(I_INC)/lanai/,$(notdir $(INSTALL_RT_HDRS))) \
-	      $(I_INC)/nicoll-mpi/mpi.h $(I_LIBEXEC)/$(notdir $(EMU_QEMU))
+	      $(addprefix $(I_INC)/nicoll-mpi/,$(notdir $(INSTALL_MPI_HDRS))) $(I_LIBEXEC)/$(notdir $(EMU_QEMU))
 	rm -f $(addprefix $(I_DATA)/firmware/,$(notdir $(INSTALL_FIRMWARE))) $(I_DATA)/wireshark/$(notdir $(DISSECTOR)) \
 	      $(addprefix $(I_DATA)/promela/,$(notdir $(INSTALL_MODELS))) $(addprefix $(I_DATA)/profiles/,$(notdir $(INSTALL_PROFILES)))
 	for d in $(I_OWN_DIRS); do [ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
