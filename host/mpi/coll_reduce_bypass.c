@@ -43,7 +43,9 @@
 #include "nicoll/hostif.h"
 
 #define BYPASS_PORT 1u
-#define SLOTS 128u               /* buffers of the arena (receive, running results, early) */
+/* DMA buffers: the NIC's receive pool, and per descriptor a running result
+ * and its children's contributions held until their turn */
+#define SLOTS (RECV_POOL + NC_AB_DESCS * (NC_AB_CHILDREN + 1) + 16u)
 #define RECV_POOL 32u            /* of them given to the NIC at a time */
 #define MAGIC 0x4142u            /* 'AB' */
 #define NO_PARENT 0xFFFFFFFFu
@@ -78,25 +80,54 @@ static nc_port *port;
 static uint8_t *arena;
 static int freel[SLOTS], nfree;
 static unsigned at_nic;         /* slots given to the NIC */
+/* Buffers past the arena (ids SLOTS and up): early contributions' copies,
+ * in memory of the process's heap */
+static uint8_t **heap;
+static unsigned nheap, *heap_free, nheap_free;
+/* Early contributions the core's queue (NC_AB_EARLY) has no room for:
+ * offered to it again, oldest first, as it takes others out. */
+static struct park { uint32_t inst, src; int id; struct park *next; } *park_head, **park_tail = &park_head;
 static struct { int slot; uint32_t dst; } fifo[SLOTS];
 static unsigned f_head, f_len;  /* results waiting for a send token */
 static unsigned sends_out;      /* sent, SENT event not yet seen */
 static volatile int masked, pending;
 static uint64_t delay_ns;       /* MPI_NC_REDUCE_DELAY_US */
 static int stats;               /* MPI_NC_REDUCE_STATS */
-static unsigned long n_early, n_copies, n_expected, n_late, n_refused, n_runs, n_sig_late;
+static unsigned long n_result_copies, n_early, n_copies, n_expected, n_late, n_refused, n_runs, n_sig_late;
 
 static void mask(void);
 static void unmask(void);
 
-static uint8_t *slot_at(int s)
-{
-    return arena + (size_t)s * SLOT_BYTES;
-}
-
 static void fatal(const char *what)
 {
     mpi_error(NULL, MPI_ERR_INTERN, "MPI_Reduce (bypass)", "%s", what);
+}
+
+static uint8_t *slot_at(int s)
+{
+    return s < (int)SLOTS ? arena + (size_t)s * SLOT_BYTES : heap[s - (int)SLOTS];
+}
+
+/* A heap buffer of len bytes. The emulated host delivers a signal only
+ * at a call into the host interface, which malloc never makes, so the
+ * handler never interrupts the allocator it uses (a real host's SIGIO
+ * would need a pool allocated beforehand). */
+static int heap_new(size_t len)
+{
+    unsigned k;
+
+    if (nheap_free) {
+        k = heap_free[--nheap_free];
+    } else {
+        heap = realloc(heap, sizeof *heap * (nheap + 1));
+        heap_free = realloc(heap_free, sizeof *heap_free * (nheap + 1));
+        if (!heap || !heap_free)
+            fatal("out of memory for early contributions");
+        k = nheap++;
+    }
+    if (!(heap[k] = malloc(len)))
+        fatal("out of memory for early contributions");
+    return (int)(SLOTS + k);
 }
 
 static void to_nic(int s)
@@ -112,7 +143,10 @@ static void to_nic(int s)
 /* A slot nobody uses any more: the NIC's pool first. */
 static void release(int s)
 {
-    if (at_nic < RECV_POOL)
+    if (s >= (int)SLOTS) {
+        free(heap[s - (int)SLOTS]);
+        heap_free[nheap_free++] = (unsigned)(s - (int)SLOTS);
+    } else if (at_nic < RECV_POOL)
         to_nic(s);
     else
         freel[nfree++] = s;
@@ -134,7 +168,21 @@ static void push_sends(void)
     while (f_len) {
         int s = fifo[f_head].slot;
         const struct abhdr *h = (const void *)slot_at(s);
-        int rc = nc_signal_send(port, fifo[f_head].dst, BYPASS_PORT, slot_at(s),
+        int rc;
+
+        if (s >= (int)SLOTS) {
+            /* a result in the heap (its last child came early) goes out of DMA memory */
+            int d = take_free();
+
+            if (d == NO_SLOT)
+                return;
+            nc_host_memcpy(slot_at(d), h, HDR + h->bytes);
+            n_result_copies++;
+            release(s);
+            fifo[f_head].slot = s = d;
+            h = (const void *)slot_at(s);
+        }
+        rc = nc_signal_send(port, fifo[f_head].dst, BYPASS_PORT, slot_at(s),
                                 HDR + h->bytes, (void *)(intptr_t)s);
 
         if (rc == NC_EAGAIN)
@@ -215,19 +263,22 @@ static void arrive(int s, uint32_t src, bool from_handler)
         advance((uint32_t)i);
         return;
     case NC_AB_UNMATCHED: {
-        int e = take_free();
+        int e = heap_new(HDR + h->bytes);
+        uint32_t inst = key(h->ctx, h->seq);
 
-        if (e != NO_SLOT) {
-            nc_host_memcpy(slot_at(e), slot_at(s), HDR + h->bytes);
-            n_copies++;
-            release(s);
-        } else {
-            e = s;      /* no room to copy into: the receive buffer itself waits */
-        }
-        if (!nc_ab_hold(&q, key(h->ctx, h->seq), src, (uint32_t)e))
-            fatal("more contributions came before their MPI_Reduce than the early queue "
-                  "holds (NC_AB_EARLY)");
+        nc_host_memcpy(slot_at(e), slot_at(s), HDR + h->bytes);
+        n_copies++;
         n_early++;
+        release(s);
+        if (park_head || !nc_ab_hold(&q, inst, src, (uint32_t)e)) {
+            struct park *k = malloc(sizeof *k);
+
+            if (!k)
+                fatal("out of memory for early contributions");
+            *k = (struct park){ inst, src, e, NULL };
+            *park_tail = k;
+            park_tail = &k->next;
+        }
         return;
     }
     default:
@@ -413,6 +464,38 @@ static bool root_done(void *arg)
     return D[*(int32_t *)arg].done;
 }
 
+/* The parked contribution of src to inst, out of the list; -1 if none. */
+static int64_t unpark(uint32_t inst, uint32_t src)
+{
+    for (struct park **pp = &park_head; *pp; pp = &(*pp)->next) {
+        struct park *k = *pp;
+
+        if (k->inst == inst && k->src == src) {
+            int id = k->id;
+
+            *pp = k->next;
+            if (!*pp)
+                park_tail = pp;
+            free(k);
+            return id;
+        }
+    }
+    return -1;
+}
+
+/* Parked contributions into the core's early queue while it has room. */
+static void repark(void)
+{
+    while (park_head && nc_ab_hold(&q, park_head->inst, park_head->src, (uint32_t)park_head->id)) {
+        struct park *k = park_head;
+
+        park_head = k->next;
+        if (!park_head)
+            park_tail = &park_head;
+        free(k);
+    }
+}
+
 /* Every reduction of this process done and its result sent: then the
  * port may close. */
 void coll_reduce_bypass_finalize(void)
@@ -426,9 +509,10 @@ void coll_reduce_bypass_finalize(void)
     unmask();
     if (stats)
         nc_host_printf("libmpi: rank %d: bypass reduce: runs=%lu early=%lu copies=%lu "
-                       "expected=%lu late=%lu late_in_handler=%lu refused=%lu signals=%lu\n",
-                       mpi_state.world_rank, n_runs, n_early, n_copies, n_expected, n_late,
-                       n_sig_late, n_refused, nc_signal_count(port));
+                       "expected=%lu late=%lu late_in_handler=%lu refused=%lu result_copies=%lu "
+                       "signals=%lu\n", mpi_state.world_rank, n_runs, n_early, n_copies,
+                       n_expected, n_late, n_sig_late, n_refused, n_result_copies,
+                       nc_signal_count(port));
     nc_close(port);
     port = NULL;
 }
@@ -487,18 +571,21 @@ int coll_reduce_bypass(const void *sbuf, void *rbuf, int count, MPI_Datatype t, 
                           .ctx = c->ctx, .seq = seq };
     for (uint32_t k = 0; k < NC_AB_CHILDREN; k++)
         D[i].held[k] = NO_SLOT;
-    /* the early ones, from the queue, in child order */
+    /* the early ones, from the queue (or parked beside it), in child order */
     for (uint32_t k = 0; k < nchild; k++) {
         int64_t e = nc_ab_take_early(&q, key(c->ctx, seq), child[k]);
         int32_t d2;
         uint32_t c2;
 
         if (e < 0)
+            e = unpark(key(c->ctx, seq), child[k]);
+        if (e < 0)
             continue;
         if (nc_ab_arrive(&q, key(c->ctx, seq), child[k], &d2, &c2) > NC_AB_COMPLETE || d2 != i)
             fatal("an early contribution its descriptor does not owe");
         D[i].held[c2] = (int)e;
     }
+    repark();
     advance((uint32_t)i);
     drain(false);
     if (parent == NO_PARENT) {
