@@ -13,9 +13,11 @@
  *          the ranks computes up to 3 ms (early and late messages), and
  *          after it up to 3 ms more (late ones land in the handler)
  *   burst  40 reductions back to back, the root moving, nothing between;
- *          the odd ranks computing 1 ms before every fourth: many
- *          instances in flight, each checked in the program against the
- *          exact integer sum
+ *          the odd ranks computing 1 ms before every fourth, every fifth
+ *          root's data in place: many instances in flight, each checked
+ *          in the program against the exact integer sum
+ *   comms  reductions on the world, a duplicate and halves by parity,
+ *          interleaved and skewed, each against its exact integer sum
  *   late   the last leaf computes 2 ms before MPI_Reduce, every internal
  *          process 20 ms after it: the root must have its result within
  *          5 ms of virtual time (the internal processes' handlers forward
@@ -296,7 +298,13 @@ static void s_burst(void)
             in[i] = (int64_t)(me + 1) * 1000003 * (it + 1) + i;
         if (it % 4 == 0 && me % 2)
             nc_host_compute_ns(1000000);
-        MPI_Reduce(in, out, 8, MPI_INT64_T, MPI_SUM, root, MPI_COMM_WORLD);
+        if (it % 5 == 0 && me == root) {
+            /* the root's data in place */
+            memcpy(out, in, sizeof out);
+            MPI_Reduce(MPI_IN_PLACE, out, 8, MPI_INT64_T, MPI_SUM, root, MPI_COMM_WORLD);
+        } else {
+            MPI_Reduce(in, out, 8, MPI_INT64_T, MPI_SUM, root, MPI_COMM_WORLD);
+        }
         if (me == root) {
             int64_t want = (int64_t)np * (np + 1) / 2 * 1000003 * (it + 1);
             for (int i = 0; i < 8; i++)
@@ -305,6 +313,43 @@ static void s_burst(void)
             printf("H burst %d %016llx\n", it, (unsigned long long)fnv(0xCBF29CE484222325ull, out, sizeof out));
         }
     }
+}
+
+/* Reductions on three communicators interleaved (the world, a duplicate,
+ * halves by parity), skewed: each matched to its own communicator's
+ * instance. */
+static void s_comms(void)
+{
+    MPI_Comm dup, half;
+    int hme, hnp;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &half);
+    MPI_Comm_rank(half, &hme);
+    MPI_Comm_size(half, &hnp);
+    for (int it = 0; it < 12; it++) {
+        int64_t a = (int64_t)(me + 1) * (it + 3), b = a * 7, h = a * 11, ra = 0, rb = 0, rh = 0;
+        int root = it % np, hroot = it % hnp;
+
+        if ((it + me) % 3 == 0)
+            nc_host_compute_ns(500000);
+        MPI_Reduce(&a, &ra, 1, MPI_INT64_T, MPI_SUM, root, MPI_COMM_WORLD);
+        MPI_Reduce(&h, &rh, 1, MPI_INT64_T, MPI_SUM, hroot, half);
+        MPI_Reduce(&b, &rb, 1, MPI_INT64_T, MPI_SUM, np - 1 - root, dup);
+        int64_t all = (int64_t)np * (np + 1) / 2 * (it + 3), part = 0;
+        for (int r = me % 2; r < np; r += 2)
+            part += (int64_t)(r + 1) * (it + 3) * 11;
+        if (me == root)
+            CHECK(ra == all, "comms %d world: %lld, want %lld", it, (long long)ra, (long long)all);
+        if (me == np - 1 - root)
+            CHECK(rb == all * 7, "comms %d dup: %lld, want %lld", it, (long long)rb, (long long)(all * 7));
+        if (hme == hroot) {
+            CHECK(rh == part, "comms %d half %d: %lld, want %lld", it, me % 2, (long long)rh, (long long)part);
+            printf("H comms %d half %d %lld\n", it, me % 2, (long long)rh);
+        }
+    }
+    MPI_Comm_free(&half);
+    MPI_Comm_free(&dup);
 }
 
 static void s_late(void)
@@ -355,7 +400,7 @@ static void s_cpu(void)
 int main(int argc, char **argv)
 {
     static const struct scenario s[] = {
-        { "ops", s_ops }, { "skew", s_skew }, { "burst", s_burst }, { "late", s_late },
+        { "ops", s_ops }, { "skew", s_skew }, { "burst", s_burst }, { "late", s_late }, { "comms", s_comms },
         { "cpu", s_cpu }, { NULL, NULL },
     };
     const char *e = getenv("MPI_BYPASS_SEED");
