@@ -24,7 +24,8 @@
  * Safety: the handler may run at any point of delivery of the host (every
  * call into the host interface, inside compute). It touches only this
  * file's state (the queues q, the descriptors' data, the slot arena, the
- * send FIFO) and BYPASS_PORT through libnicoll, which defers a signal that
+ * heap buffers and parked list of early contributions, the send FIFO) and
+ * BYPASS_PORT through libnicoll, which defers a signal that
  * comes during one of its own calls until the call ends (ncp_enter). It
  * never calls libmpi's progress, the matching engine or port 0. Everything
  * else in this file touches that state only between mask() and unmask():
