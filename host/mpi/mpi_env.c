@@ -168,8 +168,10 @@ int MPI_Finalize(void)
     mpi_attr_delete_comm(MPI_COMM_SELF);
     /* Every rank's packets must have reached their peers before any port
      * closes: our multicasts acknowledged by every member (a member drops
-     * its group entries when its port closes), a barrier, then our own
-     * sends acknowledged. */
+     * its group entries when its port closes), our bypass reductions
+     * done and their results acknowledged (their port closes then: every
+     * child's contribution is in), a barrier, then our own sends
+     * acknowledged. */
     mpi_net_mcast_drain();
     coll_reduce_bypass_finalize();
     MPI_Barrier(MPI_COMM_WORLD);
