@@ -11,7 +11,9 @@
 MPI_T    := $(BUILD)/tests/mpi
 MPI_SRCS := $(wildcard host/mpi/*.c)
 MPI_HDRS := $(wildcard host/mpi/*.h)
-MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC $(FILE_PREFIX_MAP) -Ihost/mpi $(NCL_INC)
+# the proved cores libmpi uses: application-bypass reduction's queues
+MPI_REF_SRCS := ref/proto/nc_abred.c
+MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC $(FILE_PREFIX_MAP) -Ihost/mpi $(NCL_INC) -Iref/proto
 MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # The library's mutants for the suite's negative controls
 # (tests/mpi/mutants/mpi_NAME.patch, each applied to a copy of host/mpi):
@@ -65,14 +67,14 @@ $(BIN)/lanai-mpirun: host/tools/lanai-mpirun $(NC_VERSION_H)
 # libmpi, position-independent: lanai-mpicc links it and libnicoll-emu.a
 # (also -fPIC) into each program's shared object, so every node's private
 # copy of the program has its own copy of both libraries' state.
-MPI_LIB_DEPS := $(MPI_SRCS) $(MPI_HDRS) host/lib/nicoll.h include/nicoll/hostif.h mk/mpi.mk \
+MPI_LIB_DEPS := $(MPI_SRCS) $(MPI_HDRS) $(MPI_REF_SRCS) ref/proto/nc_abred.h host/lib/nicoll.h include/nicoll/hostif.h mk/mpi.mk \
                 $(BUILD)/lib/libnicoll-emu.a
 $(MPI_LIB): $(MPI_LIB_DEPS)
 	@mkdir -p $(BUILD)/lib/mpi-emu
-	for f in $(MPI_SRCS); do \
+	for f in $(MPI_SRCS) $(MPI_REF_SRCS); do \
 	    $(HOSTCC) $(MPI_CFLAGS) -c $$f -o $(BUILD)/lib/mpi-emu/$$(basename $$f .c).o || exit 1; done
 	rm -f $@
-	ar rcs $@ $(foreach f,$(MPI_SRCS),$(BUILD)/lib/mpi-emu/$(basename $(notdir $(f))).o)
+	ar rcs $@ $(foreach f,$(MPI_SRCS) $(MPI_REF_SRCS),$(BUILD)/lib/mpi-emu/$(basename $(notdir $(f))).o)
 
 $(MPI_MUT)/libmpi-emu-%.a: tests/mpi/mutants/mpi_%.patch $(MPI_LIB_DEPS) tests/lib/mutate
 	@mkdir -p $(MPI_MUT)/$*.obj
@@ -80,8 +82,10 @@ $(MPI_MUT)/libmpi-emu-%.a: tests/mpi/mutants/mpi_%.patch $(MPI_LIB_DEPS) tests/l
 	for f in $(MPI_SRCS); do \
 	    $(HOSTCC) $(subst -Ihost/mpi,-I$(MPI_MUT)/$*.src/host/mpi,$(MPI_CFLAGS)) -c $(MPI_MUT)/$*.src/$$f \
 	        -o $(MPI_MUT)/$*.obj/$$(basename $$f .c).o || exit 1; done
+	for f in $(MPI_REF_SRCS); do \
+	    $(HOSTCC) $(MPI_CFLAGS) -c $$f -o $(MPI_MUT)/$*.obj/$$(basename $$f .c).o || exit 1; done
 	rm -f $@
-	ar rcs $@ $(foreach f,$(MPI_SRCS),$(MPI_MUT)/$*.obj/$(basename $(notdir $(f))).o)
+	ar rcs $@ $(foreach f,$(MPI_SRCS) $(MPI_REF_SRCS),$(MPI_MUT)/$*.obj/$(basename $(notdir $(f))).o)
 
 # Test programs: ordinary MPI programs, built with lanai-mpicc as a user would.
 $(MPI_T)/%.so: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
@@ -161,3 +165,33 @@ endif
 ## check-mpich: MPICH's test/mpi against libmpi (tests/mpich/run; long; build/mpich/results.csv)
 check-mpich: mpi $(BUILD)/firmware/mcp.img $(EMU_QEMU)
 	python3 tests/mpich/run --jobs $(or $(MPICH_JOBS),1) --timeout-scale $(or $(MPICH_TIMEOUT_SCALE),1)
+
+# Application-bypass MPI_Reduce (MPI_NC_REDUCE=bypass; docs/reduction.md):
+# tests/red/bypass/suite runs tests/red/bypass/mpi_bypass.c with the host
+# algorithm and with bypass, and over the library's bypass mutants
+# (tests/red/bypass/mutants/bypass_NAME.patch, each applied to a copy of
+# host/mpi): signals turned off while a descriptor is outstanding, a late
+# contribution matched to the newest reduction instead of its own.
+BYP_T := $(BUILD)/tests/red/bypass
+BYP_MUTANTS := $(patsubst bypass_%.patch,%,$(notdir $(sort $(wildcard tests/red/bypass/mutants/bypass_*.patch))))
+ALL_TARGETS += $(BYP_T)/mpi_bypass.so
+CHECK_TARGETS += $(foreach v,$(BYP_MUTANTS),$(MPI_MUT)/mpi_bypass-$(v).so)
+CHECK_SUITES += tests/red/bypass/suite
+
+$(BYP_T)/mpi_bypass.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -lm -o $@
+
+$(MPI_MUT)/libmpi-bypass-%.a: tests/red/bypass/mutants/bypass_%.patch $(MPI_LIB_DEPS) tests/lib/mutate
+	@mkdir -p $(MPI_MUT)/bypass-$*.obj
+	bash tests/lib/mutate $< $(MPI_MUT)/bypass-$*.src host/mpi
+	for f in $(MPI_SRCS); do \
+	    $(HOSTCC) $(subst -Ihost/mpi,-I$(MPI_MUT)/bypass-$*.src/host/mpi,$(MPI_CFLAGS)) -c $(MPI_MUT)/bypass-$*.src/$$f \
+	        -o $(MPI_MUT)/bypass-$*.obj/$$(basename $$f .c).o || exit 1; done
+	for f in $(MPI_REF_SRCS); do \
+	    $(HOSTCC) $(MPI_CFLAGS) -c $$f -o $(MPI_MUT)/bypass-$*.obj/$$(basename $$f .c).o || exit 1; done
+	rm -f $@
+	ar rcs $@ $(foreach f,$(MPI_SRCS) $(MPI_REF_SRCS),$(MPI_MUT)/bypass-$*.obj/$(basename $(notdir $(f))).o)
+
+$(MPI_MUT)/mpi_bypass-%.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-bypass-%.a $(BIN)/lanai-mpicc
+	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-bypass-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -lm -o $@

@@ -42,7 +42,11 @@ void coll_table_fill(MPI_Comm c)
         t->ibcast = coll_ibcast_binomial;
     }
 
-    t->reduce = coll_reduce_binomial;
+    /* Reduce: by application bypass with MPI_NC_REDUCE=bypass; each call
+     * that does not fit it (a user's op, a derived type, more than one
+     * packet) takes the binomial tree, which gives the same bits. */
+    t->reduce = mpi_state.reduce_bypass && c->size > 1 ? coll_reduce_bypass
+                                                       : coll_reduce_binomial;
     t->ireduce = coll_ireduce_binomial;
     t->allreduce = coll_allreduce_recursive_doubling;
     t->iallreduce = coll_iallreduce_reduce_bcast;

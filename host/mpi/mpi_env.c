@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_table.h"
 #include "mpi_impl.h"
 #include "nicoll.h"
 #include "nicoll/hostif.h"
@@ -101,11 +102,30 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         nc_host_exit(2);
     }
     parse_tree(getenv("MPI_NC_BCAST_TREE"));
+    /* MPI_NC_REDUCE: nic names the NIC-based reduction, which this
+     * library does not have: refused rather than silently replaced, so
+     * that a measurement never reports the host's numbers as the NIC's */
+    s = getenv("MPI_NC_REDUCE");
+    if (!s || !strcmp(s, "host"))
+        mpi_state.reduce_bypass = 0;
+    else if (!strcmp(s, "bypass"))
+        mpi_state.reduce_bypass = 1;
+    else if (!strcmp(s, "nic")) {
+        nc_host_printf("libmpi: MPI_NC_REDUCE='nic': the NIC-based reduction is not in this "
+                       "library; use 'host' or 'bypass'\n");
+        nc_host_exit(2);
+    } else {
+        nc_host_printf("libmpi: MPI_NC_REDUCE='%s' is not 'host', 'bypass' or 'nic'\n", s);
+        nc_host_exit(2);
+    }
     mpi_state.debug = getenv("MPI_NC_DEBUG") && strcmp(getenv("MPI_NC_DEBUG"), "0");
     mpi_comm_init_predefined(mpi_state.world_rank, mpi_state.world_size);
     if ((rc = mpi_net_init()))
         return mpi_error(NULL, MPI_ERR_OTHER, "MPI_Init", "cannot open the NIC's port 0: %s",
                          nc_strerror(rc));
+    if (mpi_state.reduce_bypass && mpi_state.world_size > 1 && (rc = coll_reduce_bypass_init()))
+        return mpi_error(NULL, MPI_ERR_OTHER, "MPI_Init", "cannot open the NIC's port 1 for "
+                         "MPI_NC_REDUCE=bypass: %s", nc_strerror(rc));
     mpi_state.initialized = true;
     mpi_state.t0_ns = nc_host_now_ns();
     mpi_compute_init();
@@ -148,9 +168,12 @@ int MPI_Finalize(void)
     mpi_attr_delete_comm(MPI_COMM_SELF);
     /* Every rank's packets must have reached their peers before any port
      * closes: our multicasts acknowledged by every member (a member drops
-     * its group entries when its port closes), a barrier, then our own
-     * sends acknowledged. */
+     * its group entries when its port closes), our bypass reductions
+     * done and their results acknowledged (their port closes then: every
+     * child's contribution is in), a barrier, then our own sends
+     * acknowledged. */
     mpi_net_mcast_drain();
+    coll_reduce_bypass_finalize();
     MPI_Barrier(MPI_COMM_WORLD);
     mpi_net_finalize();
     mpi_state.finalized = true;

@@ -71,6 +71,7 @@ struct mpi_comm_s {
     MPI_Errhandler errh;
     bool predefined;
     uint32_t coll_seq;          /* collective calls so far (tags of non-blocking ones) */
+    uint32_t red_seq;           /* bypass MPI_Reduce calls so far (their instance ids) */
     /* per root: bit L of nic_on, a NIC group of tree class L (the postal
      * lambda, 0 for a fixed tree); of nic_pend, its agreement under way (an
      * MPI_Ibcast's); of nic_off, that class agreed on the
@@ -183,6 +184,7 @@ struct mpi_state {
     int barrier_nic;            /* MPI_Barrier on the NIC (MPI_NC_BARRIER) */
     int bcast_nic;              /* MPI_Bcast on NIC multicast (MPI_NC_BCAST) */
     nc_tree_spec bcast_tree;    /* its groups' tree (MPI_NC_BCAST_TREE) */
+    int reduce_bypass;          /* MPI_Reduce by application bypass (MPI_NC_REDUCE) */
     int debug;                  /* MPI_NC_DEBUG: say what a stalled wait waits for */
     uint32_t next_ctx;          /* lowest context id this process has not used */
     uint64_t t0_ns;             /* MPI_Wtime's origin */
