@@ -1436,12 +1436,7 @@ int fabric_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8_t *pk
         p->corrupt_bit = (uint8_t)(1u << (next_rand(f) % 8));
         f->cnt.corrupted++;
     }
-    p->next_live = f->live;
-    if (f->live)
-        f->live->prev_live = &p->next_live;
-    p->prev_live = &f->live;
-    f->live = p;
-    f->cnt.waiting++;
+    add_live(f, p);
     /* Without back-pressure every packet goes through at once: its
      * delivery is *out. */
     f->sync_out = f->bp_on ? NULL : out;
