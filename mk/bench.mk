@@ -107,6 +107,25 @@ bench-r3r4: $(R3R4_SO) $(BIN)/lanai-mpirun $(BUILD)/firmware/mcp.img
 	@bash host/bench/r3r4 $(BUILD)/bench
 bench: $(R3R4_SO) $(BIN)/lanai-mpirun
 
+# ---- R9 -------------------------------------------------------------------
+# seed 004 section 3.5: application-bypass MPI_Reduce (MPI_NC_REDUCE=bypass)
+# against the host's binomial reduction on P-AB, the thesis's CPU-utilisation
+# and latency microbenchmarks (host/bench/r9_reduce.c) run by host/bench/r9
+# from make bench; `make bench-r9` runs it alone. docs/bench-r9.md.
+R9_SO := $(BUILD)/bench/r9_reduce.so
+ALL_TARGETS += $(R9_SO)
+
+$(R9_SO): host/bench/r9_reduce.c include/nicoll/hostif.h $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra -Iinclude $< -o $@
+
+R9_DEPS := $(R9_SO) $(BIN)/lanai-mpirun $(BUILD)/firmware/mcp.img
+.PHONY: bench-r9
+## bench-r9: R9 alone: application-bypass MPI_Reduce against the host's, CPU time under skew and latency
+bench-r9: $(R9_DEPS)
+	@bash host/bench/r9 $(BUILD)/bench
+bench: $(R9_DEPS)
+
 # ---- R7 -------------------------------------------------------------------
 # The NIC barrier against the host-based PE/GB barriers (mk/host.mk's
 # nc_hbarrier), host/bench/r7 (docs/bench-r7.md).
