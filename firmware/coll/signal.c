@@ -142,9 +142,16 @@ static void sig_fetched(uint32_t port, uint32_t gen, uint16_t i, bool last, bool
 static void sig_start(uint32_t i, uint32_t port, uint32_t hi, uint32_t lo, uint32_t len,
                       uint32_t dst, uint32_t cookie)
 {
-    sig_buf[i] = (__typeof__(sig_buf[i])){ .used = 1, .port = port, .gen = port_gen(port),
-                                           .len = len, .node = dst >> 8, .dport = dst & 0xFFu,
-                                           .cookie = cookie };
+    /* field by field: a compound literal would zero the 4 KB data buffer
+     * too (a memset of ~4,000 instructions, 30 us of a 133 MHz LANai, on
+     * every signalling send) */
+    sig_buf[i].used = 1;
+    sig_buf[i].port = port;
+    sig_buf[i].gen = port_gen(port);
+    sig_buf[i].len = len;
+    sig_buf[i].node = dst >> 8;
+    sig_buf[i].dport = dst & 0xFFu;
+    sig_buf[i].cookie = cookie;
     if (!mcp_fetch(sig_fetched, port, port_gen(port), (uint16_t)i, sig_buf[i].data, hi, lo, len))
         sig_send_failed(i, NC_ST_ENORES);
 }

@@ -21,8 +21,8 @@
  *     after a comment line with every rank's mean.
  *     with MEAN_US the mean over every rank's iterations (the thesis's
  *     average across all nodes) and the extremes of the per-rank means.
- *     The draws come from xorshift64* seeded with SEED, the iteration and
- *     the rank (printed), so that a point's draws do not depend on the
+ *     The draws come from xorshift64* seeded with SEED, M, the iteration
+ *     and the rank (printed), so that a point's draws do not depend on the
  *     points run before it.
  *
  *   r9_reduce latency ITERS COUNT...
@@ -99,7 +99,7 @@ static void cpu(int iters, unsigned long seed, int count, uint64_t catchup_us, i
     fill(in, count);
     if (me == 0)
         printf("# cpu: %d ranks, %d iterations per point, %d doubles, catch-up max + %llu us, "
-               "skew seed %lu (xorshift64* on seed, iteration, rank)\n",
+               "skew seed %lu (xorshift64* on seed, maximum, iteration, rank)\n",
                np, iters, count, (unsigned long long)catchup_us, seed);
     for (int i = 0; i < WARMUP; i++)
         MPI_Reduce(in, out, count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -109,7 +109,7 @@ static void cpu(int iters, unsigned long seed, int count, uint64_t catchup_us, i
         double mine, sum = 0, lo = 0, hi = 0;
 
         for (int it = 0; it < iters; it++) {
-            reseed(seed, (unsigned long)k << 32 | (unsigned long)it);
+            reseed(seed, (unsigned long)(max_ns / 1000) << 32 | (unsigned long)it);
             uint64_t skew = max_ns ? next() % (max_ns + 1) : 0;
 
             MPI_Barrier(MPI_COMM_WORLD);
