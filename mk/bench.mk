@@ -1,14 +1,14 @@
 # The benchmarks (host/bench/) and every experiment's rules: make bench and
 # its sub-targets, the papers' experiments that run so far (R1, R2, R3, R4,
-# R5, R7 and the GM 1.6.4 anchor; README, "Sources and experiments"), the
+# R5, R7, R9 and the GM 1.6.4 anchor; README, "Sources and experiments"), the
 # runs at scale, and nicoll's point-to-point figures. CSV, plots and
 # summary.txt under build/bench/, and one table of every reproduced result,
 # build/bench/reproductions.csv (docs/bench.md).
 #
 # Products: build/bench/{r5_kbinomial,gm_anchor.so,r1_multisend.so,
-#           r2_bcast.so,postal_lambda,r3r4_bcast.so,r7_barrier.so},
+#           r2_bcast.so,postal_lambda,r3r4_bcast.so,r7_barrier.so,r9_reduce.so},
 #           build/tests/scale/host_mcast_1024.so
-# Targets:  bench, bench-r1r2, bench-r3r4, bench-r2scale, bench-omb,
+# Targets:  bench, bench-r1r2, bench-r3r4, bench-r9, bench-r2scale, bench-omb,
 #           bench-omb-scale, postal-table, check-scale.
 # Suites:   tests/bench/suite, tests/bench/r2leaves (tests/scale/suite runs
 #           from check-scale, outside make check).
@@ -30,6 +30,7 @@ bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nico
 	@bash host/bench/run
 	@bash host/bench/r7 $(BUILD)/bench
 	@bash host/bench/r1r2 $(BUILD)/bench
+	@bash host/bench/r9 $(BUILD)/bench
 	@python3 host/bench/reproductions $(BUILD)/bench
 
 $(BUILD)/bench/r5_kbinomial: host/bench/r5_kbinomial.c ref/tree/nc_kbin.c ref/tree/nc_kbin.h
