@@ -63,7 +63,7 @@ poll  = 50 ns               # provisional: ~35 CPU cycles
 copy_fixed = 100 ns         # provisional: R9 messages are 32-1024 B
 copy_rate  = 3 ns/B         # provisional: ~330 MB/s memcpy
 interrupt  = 5 us           # provisional: part of signal delivery
-signal     = 8 us           # provisional: calibrate against R9 (5.1 at 1,000 us skew; 1.5 without skew, 32 nodes, 128 doubles)
+signal     = 8 us           # calibrated against R9: 32 nodes, 4 doubles, 1,000 us maximum skew (docs/profiles.md, "R9 calibration")
 compute_scale = 1           # skew is busy-loop time on each node ([004 s3])
 
 # Odd node ids 1..23: dual P-III 1 GHz, 32/33 PCI, PCI64B (LANai 9.1).
@@ -83,7 +83,7 @@ host.poll  = 35 ns          # provisional: ~35 CPU cycles
 host.copy_fixed = 70 ns     # provisional
 host.copy_rate = 2.5 ns/B   # provisional: ~400 MB/s memcpy
 host.interrupt = 4 us       # provisional
-host.signal = 6 us          # provisional: calibrate against R9
+host.signal = 6 us          # calibrated against R9 with the base key (docs/profiles.md)
 
 # Odd node ids 25..31: the four 1 GHz nodes with PCI64C cards. Which four
 # machines held them is not stated in [004 s3]; the last four is a choice.
@@ -104,4 +104,4 @@ host.poll  = 35 ns          # provisional
 host.copy_fixed = 70 ns     # provisional
 host.copy_rate = 2.5 ns/B   # provisional
 host.interrupt = 4 us       # provisional
-host.signal = 6 us          # provisional: calibrate against R9
+host.signal = 6 us          # calibrated against R9 with the base key (docs/profiles.md)
