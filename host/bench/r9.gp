@@ -5,6 +5,8 @@
 # skew against nodes (3.8b); (e) latency without skew against nodes, 1
 # double (3.9a); (f) latency on 32 nodes against doubles (3.10). The
 # thesis's two printed numbers in black; its figures print no others.
+# (c) and (d) read the rows sorted by size, skew and nodes, so that each
+# line's points are consecutive and join.
 set terminal pngcairo size 1500,850
 set output OUT.'/r9.png'
 set datafile separator ','
@@ -25,12 +27,12 @@ e
 set logscale x 2
 set xlabel 'nodes'
 set title '(c) factor at 1,000 us maximum skew'
-plot for [c in '4 32 128'] OUT.'/r9_cpu.csv' every ::1 using ($3 == 1000 && $2 == c ? $1 : 1/0):6 smooth unique with linespoints title c.' doubles', \
+plot for [c in '4 32 128'] '< sort -t, -k2,2n -k3,3n -k1,1n '.OUT.'/r9_cpu.csv' every ::1 using ($3 == 1000 && $2 == c ? $1 : 1/0):6 with linespoints title c.' doubles', \
      '-' using 1:2 with points pt 7 ps 1.6 lc rgb 'black' title 'thesis (4 doubles)'
 32,5.1
 e
 set title '(d) factor without skew'
-plot for [c in '4 32 128'] OUT.'/r9_cpu.csv' every ::1 using ($3 == 0 && $2 == c ? $1 : 1/0):6 smooth unique with linespoints title c.' doubles', \
+plot for [c in '4 32 128'] '< sort -t, -k2,2n -k3,3n -k1,1n '.OUT.'/r9_cpu.csv' every ::1 using ($3 == 0 && $2 == c ? $1 : 1/0):6 with linespoints title c.' doubles', \
      1 with lines dt 3 lc rgb 'gray' notitle, \
      '-' using 1:2 with points pt 7 ps 1.6 lc rgb 'black' title 'thesis (128 doubles)'
 32,1.5
