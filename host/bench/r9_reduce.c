@@ -16,9 +16,9 @@
  *     conservative bound on the reduction's latency, so that every late
  *     contribution is handled inside the measured interval) and stops its
  *     clock. Its CPU time for the iteration is the interval less the skew
- *     and the catch-up delay. Rank 0 prints
+ *     and the catch-up delay. Rank 0 prints a comment line with every
+ *     rank's mean, then
  *       "cpu COUNT M MEAN_US MIN_RANK_US MAX_RANK_US"
- *     after a comment line with every rank's mean.
  *     with MEAN_US the mean over every rank's iterations (the thesis's
  *     average across all nodes) and the extremes of the per-rank means.
  *     The draws come from xorshift64* seeded with SEED, M, the iteration
