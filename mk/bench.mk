@@ -1,14 +1,15 @@
 # The benchmarks (host/bench/) and every experiment's rules: make bench and
 # its sub-targets, the papers' experiments that run so far (R1, R2, R3, R4,
-# R5, R7, R9 and the GM 1.6.4 anchor; README, "Sources and experiments"), the
+# R5, R7, R9, R10 and the GM 1.6.4 anchor; README, "Sources and experiments"), the
 # runs at scale, and nicoll's point-to-point figures. CSV, plots and
 # summary.txt under build/bench/, and one table of every reproduced result,
 # build/bench/reproductions.csv (docs/bench.md).
 #
 # Products: build/bench/{r5_kbinomial,gm_anchor.so,r1_multisend.so,
-#           r2_bcast.so,postal_lambda,r3r4_bcast.so,r7_barrier.so,r9_reduce.so},
+#           r2_bcast.so,postal_lambda,r3r4_bcast.so,r7_barrier.so,r9_reduce.so,
+#           r10_nicvm.so,mcp_nonicvm.img},
 #           build/tests/scale/host_mcast_1024.so
-# Targets:  bench, bench-r1r2, bench-r3r4, bench-r9, bench-r2scale, bench-omb,
+# Targets:  bench, bench-r1r2, bench-r3r4, bench-r9, bench-r10, bench-r2scale, bench-omb,
 #           bench-omb-scale, postal-table, check-scale.
 # Suites:   tests/bench/suite, tests/bench/r2leaves (tests/scale/suite runs
 #           from check-scale, outside make check).
@@ -31,6 +32,7 @@ bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nico
 	@bash host/bench/r7 $(BUILD)/bench
 	@bash host/bench/r1r2 $(BUILD)/bench
 	@bash host/bench/r9 $(BUILD)/bench
+	@bash host/bench/r10 $(BUILD)/bench
 	@python3 host/bench/reproductions $(BUILD)/bench
 
 $(BUILD)/bench/r5_kbinomial: host/bench/r5_kbinomial.c ref/tree/nc_kbin.c ref/tree/nc_kbin.h
@@ -186,3 +188,29 @@ bench-omb: omb
 ## bench-omb-scale: osu_bcast on 64 and 256 ranks, host and NIC (OMB_SCALE_RANKS)
 bench-omb-scale: omb
 	@if [ -d "$(OMB_DIR)" ]; then bash tests/mpi/omb bcast-scale $(BUILD)/bench/omb; fi
+
+# ---- R10 ------------------------------------------------------------------
+# seed 004 section 4.4: the NICVM microbenchmarks at the MPI level, an MPI
+# program built with lanai-mpicc (host/bench/r10_nicvm.c) run by
+# host/bench/r10 on P-VM from make bench; `make bench-r10` runs it alone.
+# The ping-pong's baseline is the same MCP without the NICVM plug-in
+# (NC_FW_NICVM=0, firmware/mcp/nc_fw_config.h), built here for the bench
+# only. docs/bench-r10.md.
+R10_SO  := $(BUILD)/bench/r10_nicvm.so
+R10_IMG := $(BUILD)/bench/mcp_nonicvm.img
+ALL_TARGETS += $(R10_SO) $(R10_IMG)
+
+$(R10_SO): host/bench/r10_nicvm.c include/nicoll/hostif.h $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra -Iinclude $< -o $@
+
+$(R10_IMG): $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(BIN)/lanai-cc $(FW_CFLAGS) -DNC_FW_NICVM=0 $(FW_UNIT) -o $(BUILD)/bench/mcp_nonicvm.elf $(FW_LDFLAGS),--image,$@
+
+R10_DEPS := $(R10_SO) $(R10_IMG) $(BIN)/lanai-mpirun $(BUILD)/firmware/mcp.img
+.PHONY: bench-r10
+## bench-r10: R10 alone: the NICVM microbenchmarks (ping-pong, echo, broadcast latency and CPU) on P-VM
+bench-r10: $(R10_DEPS)
+	@bash host/bench/r10 $(BUILD)/bench
+bench: $(R10_DEPS)

@@ -195,3 +195,34 @@ $(MPI_MUT)/libmpi-bypass-%.a: tests/red/bypass/mutants/bypass_%.patch $(MPI_LIB_
 
 $(MPI_MUT)/mpi_bypass-%.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-bypass-%.a $(BIN)/lanai-mpicc
 	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-bypass-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -lm -o $@
+
+# NICVM at the MPI level (host/mpi/mpi_nicvm.c; docs/mpi.md "NICVM
+# modules"): tests/nicvm/mpi/suite runs tests/nicvm/mpi/mpi_nicvm.c, and
+# the same program over the library's mutants
+# (tests/nicvm/mpi/mutants/nvmpi_NAME.patch, each applied to a copy of
+# host/mpi): a purge that forgets the module on the host but leaves it on
+# the NIC, an envelope that names the world rank instead of the
+# communicator's.
+NVMPI_T := $(BUILD)/tests/nicvm/mpi
+NVMPI_MUTANTS := $(patsubst nvmpi_%.patch,%,$(notdir $(sort $(wildcard tests/nicvm/mpi/mutants/nvmpi_*.patch))))
+ALL_TARGETS += $(NVMPI_T)/mpi_nicvm.so
+CHECK_TARGETS += $(foreach v,$(NVMPI_MUTANTS),$(MPI_MUT)/mpi_nicvm-$(v).so)
+CHECK_SUITES += tests/nicvm/mpi/suite
+
+$(NVMPI_T)/mpi_nicvm.so: tests/nicvm/mpi/mpi_nicvm.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
+
+$(MPI_MUT)/libmpi-nvmpi-%.a: tests/nicvm/mpi/mutants/nvmpi_%.patch $(MPI_LIB_DEPS) tests/lib/mutate
+	@mkdir -p $(MPI_MUT)/nvmpi-$*.obj
+	bash tests/lib/mutate $< $(MPI_MUT)/nvmpi-$*.src host/mpi
+	for f in $(MPI_SRCS); do \
+	    $(HOSTCC) $(subst -Ihost/mpi,-I$(MPI_MUT)/nvmpi-$*.src/host/mpi,$(MPI_CFLAGS)) -c $(MPI_MUT)/nvmpi-$*.src/$$f \
+	        -o $(MPI_MUT)/nvmpi-$*.obj/$$(basename $$f .c).o || exit 1; done
+	for f in $(MPI_REF_SRCS); do \
+	    $(HOSTCC) $(MPI_CFLAGS) -c $$f -o $(MPI_MUT)/nvmpi-$*.obj/$$(basename $$f .c).o || exit 1; done
+	rm -f $@
+	ar rcs $@ $(foreach f,$(MPI_SRCS) $(MPI_REF_SRCS),$(MPI_MUT)/nvmpi-$*.obj/$(basename $(notdir $(f))).o)
+
+$(MPI_MUT)/mpi_nicvm-%.so: tests/nicvm/mpi/mpi_nicvm.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-nvmpi-%.a $(BIN)/lanai-mpicc
+	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-nvmpi-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@

@@ -368,6 +368,27 @@ int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op);
 int MPI_Op_free(MPI_Op *op);
 int MPI_Op_commutative(MPI_Op op, int *commute);
 
+/* ---- NICVM modules (mpi_nicvm.c; seed 004 chapter 4; docs/mpi.md "NICVM
+ * modules"): nicoll's extension, not MPI's ---------------------------------
+ * A module (the language of docs/nicvm.md) is compiled here and uploaded to
+ * the NIC of every rank of comm, which verifies it: collective, and it
+ * succeeds everywhere or nowhere. Its ranks are comm's. A message to a
+ * module is one NICVM packet (at most MPI_NC_MODULE_MSG_MAX bytes) with an
+ * ordinary envelope (the caller's rank in comm, tag): what the module
+ * passes on to a host is received there with MPI_Recv. MPI_NC_Delegate
+ * hands it to the caller's own NIC (seed 004's broadcast: the root
+ * delegates, the other ranks receive), MPI_NC_Send_module to the module at
+ * rank dest's NIC. Both return once the bytes are copied; a module's
+ * failure later is reported on comm. */
+#define MPI_NC_MODULE_NAME_MAX 8
+#define MPI_NC_MODULE_MSG_MAX 4016
+int MPI_NC_Module_add(MPI_Comm comm, const char *name, const char *source);
+int MPI_NC_Module_purge(MPI_Comm comm, const char *name);
+int MPI_NC_Delegate(const void *buf, int count, MPI_Datatype type, int tag, const char *name,
+                    MPI_Comm comm);
+int MPI_NC_Send_module(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                       const char *name, MPI_Comm comm);
+
 /* ---- out of scope: present so that programs link, each returns
  * MPI_ERR_UNSUPPORTED_OPERATION with a message (mpi_unsupported.c) ---------- */
 int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int remote_leader,

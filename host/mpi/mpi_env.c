@@ -173,6 +173,7 @@ int MPI_Finalize(void)
      * child's contribution is in), a barrier, then our own sends
      * acknowledged. */
     mpi_net_mcast_drain();
+    mpi_nicvm_drain();
     coll_reduce_bypass_finalize();
     MPI_Barrier(MPI_COMM_WORLD);
     mpi_net_finalize();

@@ -216,6 +216,12 @@ struct nc_port *mpi_net_port(void);
 void mpi_net_imcast(uint32_t group, const void *data, size_t len, MPI_Request owner);
 /* Wait until every multicast of this rank is acknowledged by all members. */
 void mpi_net_mcast_drain(void);
+/* Until every packet queued for the NIC has been handed to it. */
+void mpi_net_flush(void);
+/* NICVM (mpi_nicvm.c): the answer to a message to a module, and
+ * Finalize's wait for every such answer. */
+void mpi_nicvm_event(const struct nc_event *ev);
+void mpi_nicvm_drain(void);
 void mpi_match_dump(void);
 
 /* Matching (mpi_match.c): called by mpi_net.c for each packet in arrival order. */

@@ -191,6 +191,10 @@ static void push_queue(void)
 
 static void handle_event(const nc_event *ev)
 {
+    if (ev->type == NC_EVENT_NICVM) {
+        mpi_nicvm_event(ev);     /* its status is the module's to report */
+        return;
+    }
     if (ev->status)
         mpi_error(NULL, MPI_ERR_OTHER, "progress", "NIC event %d: %s", ev->type,
                   nc_strerror(ev->status));
@@ -236,6 +240,14 @@ void mpi_net_mcast_drain(void)
     uint64_t idle = nc_host_now_ns();
 
     while (mcasts_out || q_head)
+        mpi_progress_wait(&idle);
+}
+
+void mpi_net_flush(void)
+{
+    uint64_t idle = nc_host_now_ns();
+
+    while (q_head)
         mpi_progress_wait(&idle);
 }
 

@@ -23,7 +23,9 @@ nodes = 16                  # [004 s4]
 
 [nic]
 clock = 133 MHz             # [004 s4] LANai 9.1
-cpi   = 1                   # provisional: calibrate against R10 (no-op module overhead 7.6 us)
+cpi   = 1                   # calibrated against R10: the no-op module's echo overhead, mean
+                            # over 10 sizes 4-4016 B, 7.64 us at 1 (8.06 at 1.1, 8.90 at 1.2)
+                            # against [004 s4]'s 7.6 us (docs/profiles.md, "R10 calibration")
 sram  = 2 MB                # [004 s4]
 
 [pci]
