@@ -528,9 +528,16 @@ void rx_packet(uint32_t isr)
     }
     rx_held[b] = held;
     if (!held) {
-        /* the buffer just read is free again: no search */
-        rx_armed = b;       /* rx_armed_at is still h */
-        hal_rx_arm((void *)h, RX_BUF);
+        /* the buffer just read is free again: no search, unless a
+         * callback of this packet armed the engine already (an ACK that
+         * completes a plug-in's last send gives a kept buffer back and
+         * calls arm()): then that buffer is where the next packet goes,
+         * and re-arming here would leave rx_armed_at pointing at the
+         * other one */
+        if (rx_armed == NONE16) {
+            rx_armed = b;   /* rx_armed_at is still h */
+            hal_rx_arm((void *)h, RX_BUF);
+        }
         return;
     }
     arm();

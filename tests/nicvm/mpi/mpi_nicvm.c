@@ -11,6 +11,11 @@
  *   echo    the no-op module passes a message sent to rank 1's NIC to its
  *           host; seed 004's NIC echo (tests/nicvm/fwmod/echo.nvm) sends it
  *           back to rank 0 from rank 1's NIC, and rank 1's host sees nothing
+ *   rearm   on 2 ranks: barrier, then rank 0 sends to rank 1's NIC echo and
+ *           receives the echo, 20 times; the acknowledgement of the echo's
+ *           send gives the kept buffer back (and re-arms the receive
+ *           engine) while the MCP still handles a packet: each barrier
+ *           packet and each echo must reach its host as sent
  *   purge   eight modules fill every NIC; a ninth is refused on every rank;
  *           after one purge the ninth fits
  *   errors  a compile error, a module over the NIC's budget, a name too
@@ -130,6 +135,27 @@ static void echo(void)
     CHECK(MPI_NC_Module_purge(MPI_COMM_WORLD, "echo") == 0, "purge echo");
 }
 
+static void rearm(void)
+{
+    int v[4], got[4];
+    MPI_Status st;
+
+    CHECK(MPI_NC_Module_add(MPI_COMM_WORLD, "echo", load("tests/nicvm/fwmod/echo.nvm")) == 0, "add echo");
+    for (int i = 0; i < 20; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me == 0) {
+            for (int j = 0; j < 4; j++)
+                v[j] = 100 * i + j;
+            memset(got, 0, sizeof got);
+            CHECK(MPI_NC_Send_module(v, 4, MPI_INT, 1, 7, "echo", MPI_COMM_WORLD) == 0, "send echo");
+            MPI_Recv(got, 4, MPI_INT, 0, 7, MPI_COMM_WORLD, &st);
+            CHECK(!memcmp(got, v, sizeof v), "the echo's bytes in round %d", i);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(MPI_NC_Module_purge(MPI_COMM_WORLD, "echo") == 0, "purge echo");
+}
+
 static void purge(void)
 {
     const char *noop = load("tests/nicvm/modules/noop.nvm");
@@ -180,7 +206,8 @@ static void errors(void)
 int main(int argc, char **argv)
 {
     static const struct scenario s[] = {
-        { "bcast", bcast }, { "split", split }, { "echo", echo }, { "purge", purge },
+        { "bcast", bcast }, { "split", split }, { "echo", echo }, { "rearm", rearm },
+        { "purge", purge },
         { "errors", errors }, { NULL, NULL },
     };
     return run_scenarios(argc, argv, s);
