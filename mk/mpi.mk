@@ -171,7 +171,9 @@ check-mpich: mpi $(BUILD)/firmware/mcp.img $(EMU_QEMU)
 # algorithm and with bypass, and over the library's bypass mutants
 # (tests/red/bypass/mutants/bypass_NAME.patch, each applied to a copy of
 # host/mpi): signals turned off while a descriptor is outstanding, a late
-# contribution matched to the newest reduction instead of its own.
+# contribution matched to the newest reduction instead of its own, a send
+# the MCP failed (its destination dead) taken as sent, a child's FAIL
+# combined as its data.
 BYP_T := $(BUILD)/tests/red/bypass
 BYP_MUTANTS := $(patsubst bypass_%.patch,%,$(notdir $(sort $(wildcard tests/red/bypass/mutants/bypass_*.patch))))
 ALL_TARGETS += $(BYP_T)/mpi_bypass.so

@@ -21,6 +21,18 @@
  * result to the parent. Leaves and the root are synchronous (the root waits
  * for its children, a leaf sends and returns).
  *
+ * A dead member (its node's link down, its NIC dead: docs/reduction.md, "A
+ * dead member") ends the reductions it takes part in with an MPI error,
+ * never a wrong result or a hang: a send that the MCP fails after the send
+ * time-out (a contribution, or a probe that a process waiting for a child
+ * sends it every time-out) fails the descriptors concerned, and a failed
+ * descriptor sends FAIL to its parent instead of its result, so the
+ * failure climbs to the root, whose MPI_Reduce returns it through the
+ * communicator's error handler. A process that has seen a failure fails
+ * each later bypass reduction at once (FAIL to its parent) and returns the
+ * error; one learned after its MPI_Reduce returned is returned by the next
+ * one, or by MPI_Finalize.
+ *
  * Safety: the handler may run at any point of delivery of the host (every
  * call into the host interface, inside compute). It touches only this
  * file's state (the queues q, the descriptors' data, the slot arena, the
@@ -48,7 +60,9 @@
  * and its children's contributions held until their turn */
 #define SLOTS (RECV_POOL + NC_AB_DESCS * (NC_AB_CHILDREN + 1) + 16u)
 #define RECV_POOL 32u            /* of them given to the NIC at a time */
-#define MAGIC 0x4142u            /* 'AB' */
+#define MAGIC 0x4142u            /* 'AB': a contribution */
+#define MAGIC_FAIL 0x4146u       /* 'AF': the sender's subtree failed; payload: the rank found dead */
+#define MAGIC_PROBE 0x4150u      /* 'AP': alive? (the NIC's ACK answers); forwarded to the children owed */
 #define NO_PARENT 0xFFFFFFFFu
 #define NO_SLOT (-1)
 
@@ -73,7 +87,9 @@ static struct desc {
     uint32_t next;              /* children combined so far (in child order) */
     uint32_t ctx, seq;
     bool left;                  /* its MPI_Reduce has returned */
-    bool done;                  /* the root's: every child combined */
+    bool done;                  /* the root's: every child combined, or failed */
+    bool failed;                /* the root's: a member of its tree is dead */
+    uint64_t begun_ns;          /* when its MPI_Reduce began it (or it was last probed) */
 } D[NC_AB_DESCS];
 
 static nc_abq_t q;
@@ -94,6 +110,11 @@ static unsigned sends_out;      /* sent, SENT event not yet seen */
 static volatile int masked, pending;
 static uint64_t delay_ns;       /* MPI_NC_REDUCE_DELAY_US */
 static int stats;               /* MPI_NC_REDUCE_STATS */
+static uint32_t timeout_us;     /* the port's send time-out (MPI_NC_REDUCE_TIMEOUT_US) */
+static uint64_t probe_ns;       /* a waiting process probes the children it is owed this often */
+static int dead = -1;           /* the first rank found dead (world rank), or -1 */
+static int dead_st;             /* and how: the failed send's status */
+static unsigned long n_probes, n_fails;
 static unsigned long n_result_copies, n_early, n_copies, n_expected, n_late, n_refused, n_runs, n_sig_late;
 
 static void mask(void);
@@ -197,15 +218,101 @@ static void push_sends(void)
     }
 }
 
-static void send_slot(int s, uint32_t dst, uint32_t ctx, uint32_t seq, size_t bytes)
+static void send_msg(uint32_t magic, int s, uint32_t dst, uint32_t ctx, uint32_t seq, size_t bytes)
 {
-    struct abhdr h = { MAGIC, ctx, seq, (uint32_t)bytes };
+    struct abhdr h = { magic, ctx, seq, (uint32_t)bytes };
 
     memcpy(slot_at(s), &h, HDR);
     fifo[(f_head + f_len) % SLOTS].slot = s;
     fifo[(f_head + f_len) % SLOTS].dst = dst;
     f_len++;
     push_sends();
+}
+
+static void send_slot(int s, uint32_t dst, uint32_t ctx, uint32_t seq, size_t bytes)
+{
+    send_msg(MAGIC, s, dst, ctx, seq, bytes);
+}
+
+/* The first failure this process sees: every later bypass reduction fails. */
+static void note_dead(uint32_t who, int st)
+{
+    if (dead < 0) {
+        dead = (int)who;
+        dead_st = st;
+    }
+}
+
+static void drop_held(uint32_t i)
+{
+    for (uint32_t k = 0; k < NC_AB_CHILDREN; k++)
+        if (D[i].held[k] != NO_SLOT) {
+            release(D[i].held[k]);
+            D[i].held[k] = NO_SLOT;
+        }
+}
+
+/* Descriptor i cannot complete (who is dead): FAIL to the parent in the
+ * running result's slot, and the descriptor ends; the root's stays for
+ * its MPI_Reduce, which returns the error. */
+static void fail_desc(uint32_t i, uint32_t who)
+{
+    struct desc *d = &D[i];
+
+    note_dead(who, NC_ETIMEDOUT);
+    drop_held(i);
+    n_fails++;
+    if (q.parent[i] == NO_PARENT) {
+        d->done = d->failed = true;
+        return;
+    }
+    memcpy(slot_at(d->acc) + HDR, &who, sizeof who);
+    send_msg(MAGIC_FAIL, d->acc, q.parent[i], d->ctx, d->seq, sizeof who);
+    d->acc = NO_SLOT;
+    nc_ab_end(&q, i);
+}
+
+/* A probe to each child descriptor i still owes (a free slot each, if
+ * there is one: the next probe comes one period later). */
+static void probe_desc(uint32_t i)
+{
+    for (uint32_t k = 0; k < q.nchild[i]; k++) {
+        int s;
+
+        if (!q.owes[i][k] || (s = take_free()) == NO_SLOT)
+            continue;
+        n_probes++;
+        send_msg(MAGIC_PROBE, s, q.child[i][k], D[i].ctx, D[i].seq, 0);
+    }
+}
+
+static void probe_all(void)
+{
+    for (uint32_t i = 0; i < NC_AB_DESCS; i++)
+        if (q.used[i] && !D[i].done)
+            probe_desc(i);
+}
+
+/* A send of ours failed (its destination did not take it within the send
+ * time-out, or its port closed): a probe's failure fails every descriptor
+ * that owes that child; a contribution's or a FAIL's is this process's
+ * failure (its descriptor has ended). */
+static void sent_failed(int s, uint32_t node, int st)
+{
+    const struct abhdr *h = (const void *)slot_at(s);
+
+    note_dead(node, st);
+    if (h->magic != MAGIC_PROBE)
+        return;
+    for (uint32_t i = 0; i < NC_AB_DESCS; i++) {
+        if (!q.used[i] || D[i].done)
+            continue;
+        for (uint32_t k = 0; k < q.nchild[i]; k++)
+            if (q.owes[i][k] && q.child[i][k] == node) {
+                fail_desc(i, node);
+                break;
+            }
+    }
 }
 
 /* Combine descriptor i's counted children in child order, as far as they
@@ -215,6 +322,20 @@ static void advance(uint32_t i)
 {
     struct desc *d = &D[i];
 
+    /* a child's FAIL fails the descriptor at once, whatever its turn */
+    for (uint32_t k = 0; k < q.nchild[i]; k++) {
+        const struct abhdr *h;
+        uint32_t who;
+
+        if (d->held[k] == NO_SLOT)
+            continue;
+        h = (const void *)slot_at(d->held[k]);
+        if (h->magic == MAGIC_FAIL) {
+            memcpy(&who, slot_at(d->held[k]) + HDR, sizeof who);
+            fail_desc(i, who);
+            return;
+        }
+    }
     while (d->next < q.nchild[i] && d->held[d->next] != NO_SLOT) {
         int x = d->held[d->next];
 
@@ -246,7 +367,17 @@ static void arrive(int s, uint32_t src, bool from_handler)
     int32_t i;
     uint32_t c;
 
-    if (h->magic != MAGIC || h->bytes > PAYLOAD_MAX) {
+    if (h->magic == MAGIC_PROBE) {
+        /* alive (our NIC acknowledged it); the children we still owe
+         * that instance are asked in turn */
+        for (uint32_t k = 0; k < NC_AB_DESCS; k++)
+            if (q.used[k] && !D[k].done && q.inst[k] == key(h->ctx, h->seq))
+                probe_desc(k);
+        release(s);
+        return;
+    }
+    if ((h->magic != MAGIC && h->magic != MAGIC_FAIL) || h->bytes > PAYLOAD_MAX ||
+        (h->magic == MAGIC_FAIL && h->bytes != sizeof(uint32_t))) {
         n_refused++;
         release(s);
         return;
@@ -293,11 +424,13 @@ static void handle(const nc_event *ev, bool from_handler)
 {
     int s = (int)(intptr_t)ev->ctx;
 
-    if (ev->status)
+    if (ev->status && ev->type != NC_EVENT_SENT)
         mpi_error(NULL, MPI_ERR_OTHER, "MPI_Reduce (bypass)", "NIC event %d: %s", ev->type,
                   nc_strerror(ev->status));
     if (ev->type == NC_EVENT_SENT) {
         sends_out--;
+        if (ev->status)
+            sent_failed(s, ev->node, ev->status);
         release(s);
     } else if (ev->type == NC_EVENT_RECV) {
         int r;
@@ -328,12 +461,23 @@ static void drain(bool from_handler)
  * events; past MPI_NC_SPIN_US idle, asleep on this port in slices. */
 static void wait_until(bool (*done)(void *), void *arg)
 {
-    uint64_t idle = nc_host_now_ns();
+    uint64_t idle = nc_host_now_ns(), probed = idle, period = probe_ns;
     nc_event ev;
 
     drain(false);
     while (!done(arg)) {
         unsigned before = f_len + sends_out;
+
+        if (nc_host_now_ns() - probed >= period) {
+            /* children that owe us: alive? (a dead one's probe fails). The
+             * period doubles, so that a child out of MPI for long holds
+             * few of its receive buffers with probes (each takes one until
+             * it polls) */
+            probe_all();
+            probed = nc_host_now_ns();
+            if (period < UINT64_MAX / 4)
+                period *= 2;
+        }
 
         unmask();
         mpi_progress();
@@ -425,8 +569,16 @@ int coll_reduce_bypass_init(void)
 
     delay_ns = 1000 * env_u64("MPI_NC_REDUCE_DELAY_US", 1000000);
     stats = (int)env_u64("MPI_NC_REDUCE_STATS", 1);
+    /* docs/firmware.md, "Send time-outs": a message its peer does not
+     * take fails after this; probes go out as often */
+    timeout_us = (uint32_t)env_u64("MPI_NC_REDUCE_TIMEOUT_US", NC_SEND_TIMEOUT_MAX_US);
+    if (!timeout_us)
+        timeout_us = NC_SEND_TIMEOUT_DEFAULT_US;
+    probe_ns = 1000ull * timeout_us;
     nc_ab_init(&q);
     if ((rc = nc_open(&port, BYPASS_PORT)))
+        return rc;
+    if ((rc = nc_set_send_timeout(port, timeout_us)))
         return rc;
     arena = nc_alloc(port, SLOTS * SLOT_BYTES);
     if (!arena)
@@ -497,12 +649,21 @@ static void repark(void)
     }
 }
 
-/* Every reduction of this process done and its result sent: then the
- * port may close. */
-void coll_reduce_bypass_finalize(void)
+/* The failure, through comm's error handler (the default ends the run
+ * with this message). */
+static int report(MPI_Comm comm)
+{
+    return mpi_error(comm, MPI_ERR_OTHER, "MPI_Reduce (bypass)",
+                     "a reduction failed: rank %d did not take a message within the send "
+                     "time-out (%u us): %s", dead, timeout_us, nc_strerror(dead_st));
+}
+
+/* Every reduction of this process done (or failed) and its result sent:
+ * then the port may close. A failure is the return value. */
+int coll_reduce_bypass_finalize(void)
 {
     if (!port)
-        return;
+        return MPI_SUCCESS;
     mask();
     wait_until(all_sent, NULL);
     if (nc_signal_on(port))
@@ -511,11 +672,12 @@ void coll_reduce_bypass_finalize(void)
     if (stats)
         nc_host_printf("libmpi: rank %d: bypass reduce: runs=%lu early=%lu copies=%lu "
                        "expected=%lu late=%lu late_in_handler=%lu refused=%lu result_copies=%lu "
-                       "signals=%lu\n", mpi_state.world_rank, n_runs, n_early, n_copies,
-                       n_expected, n_late, n_sig_late, n_refused, n_result_copies,
-                       nc_signal_count(port));
+                       "signals=%lu probes=%lu failed=%lu\n", mpi_state.world_rank, n_runs,
+                       n_early, n_copies, n_expected, n_late, n_sig_late, n_refused,
+                       n_result_copies, nc_signal_count(port), n_probes, n_fails);
     nc_close(port);
     port = NULL;
+    return dead < 0 ? MPI_SUCCESS : report(NULL);
 }
 
 /* Whether this call can go by signalling messages: a predefined op on a
@@ -550,10 +712,33 @@ int coll_reduce_bypass(const void *sbuf, void *rbuf, int count, MPI_Datatype t, 
             child[nchild++] = (uint32_t)mpi_world_rank(c, (vr + mask + root) % n);
     }
     mask();
-    /* the running result starts as our own contribution */
+    /* descriptors left a probe period ago and still owed: their children
+     * are probed (a dead one's failure comes out at a later call) */
+    for (uint32_t k = 0; k < NC_AB_DESCS; k++)
+        if (q.used[k] && D[k].left && nc_host_now_ns() - D[k].begun_ns >= probe_ns) {
+            probe_desc(k);
+            D[k].begun_ns = nc_host_now_ns();   /* the next one a period later */
+        }
     if (!nfree)
         wait_until(have_free, NULL);
     s = take_free();
+    if (dead >= 0) {
+        /* this process has seen a member dead: FAIL to the parent, so that
+         * nobody waits for us, and the error */
+        uint32_t who = (uint32_t)dead;
+
+        if (parent != NO_PARENT) {
+            memcpy(slot_at(s) + HDR, &who, sizeof who);
+            send_msg(MAGIC_FAIL, s, parent, c->ctx, seq, sizeof who);
+            drain(false);
+        } else {
+            release(s);
+        }
+        unmask();
+        mpi_compute_mark();
+        return report(c);
+    }
+    /* the running result starts as our own contribution */
     nc_host_memcpy(slot_at(s) + HDR, own, bytes);
     if (!nchild) {
         /* a leaf: send and go */
@@ -561,7 +746,7 @@ int coll_reduce_bypass(const void *sbuf, void *rbuf, int count, MPI_Datatype t, 
         drain(false);
         unmask();
         mpi_compute_mark();
-        return MPI_SUCCESS;
+        return dead < 0 ? MPI_SUCCESS : report(c);
     }
     /* NC_AB_DESCS reductions in flight: wait for one to end */
     if (nc_ab_outstanding(&q) == NC_AB_DESCS)
@@ -569,7 +754,7 @@ int coll_reduce_bypass(const void *sbuf, void *rbuf, int count, MPI_Datatype t, 
     if ((i = nc_ab_begin(&q, key(c->ctx, seq), parent, child, nchild)) < 0)
         fatal("no descriptor for the reduction");
     D[i] = (struct desc){ .op = op, .t = t, .count = (size_t)count, .bytes = bytes, .acc = s,
-                          .ctx = c->ctx, .seq = seq };
+                          .ctx = c->ctx, .seq = seq, .begun_ns = nc_host_now_ns() };
     for (uint32_t k = 0; k < NC_AB_CHILDREN; k++)
         D[i].held[k] = NO_SLOT;
     /* the early ones, from the queue (or parked beside it), in child order */
@@ -592,8 +777,10 @@ int coll_reduce_bypass(const void *sbuf, void *rbuf, int count, MPI_Datatype t, 
     if (parent == NO_PARENT) {
         /* the root: synchronous */
         wait_until(root_done, &i);
-        coll_copy(rbuf, slot_at(D[i].acc) + HDR, (size_t)count, t);
+        if (!D[i].failed)
+            coll_copy(rbuf, slot_at(D[i].acc) + HDR, (size_t)count, t);
         release(D[i].acc);
+        drop_held((uint32_t)i);
         nc_ab_end(&q, (uint32_t)i);
     } else if (delay_ns && q.used[i]) {
         /* section 3.3.5: wait a little for the children before leaving */
@@ -608,5 +795,5 @@ int coll_reduce_bypass(const void *sbuf, void *rbuf, int count, MPI_Datatype t, 
     update_signals();
     unmask();
     mpi_compute_mark();
-    return MPI_SUCCESS;
+    return dead < 0 ? MPI_SUCCESS : report(c);
 }

@@ -88,11 +88,12 @@ int coll_ibcast_nic(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c,
 int coll_reduce_binomial(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
                          int root, MPI_Comm c);
 /* MPI_NC_REDUCE=bypass (coll_reduce_bypass.c): its port opened by MPI_Init,
- * drained and closed by MPI_Finalize */
+ * drained and closed by MPI_Finalize (the finalize part returns the error
+ * of a bypass reduction that failed, else MPI_SUCCESS) */
 int coll_reduce_bypass(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
                        int root, MPI_Comm c);
 int coll_reduce_bypass_init(void);
-void coll_reduce_bypass_finalize(void);
+int coll_reduce_bypass_finalize(void);
 int coll_ireduce_binomial(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
                           int root, MPI_Comm c, MPI_Request *req);
 

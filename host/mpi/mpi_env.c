@@ -163,6 +163,8 @@ int MPI_Finalized(int *flag)
 
 int MPI_Finalize(void)
 {
+    int rc;
+
     MPI_CHECK_INIT("MPI_Finalize");
     /* MPI_COMM_SELF's attributes are deleted first (MPI 3.1 8.7.1) */
     mpi_attr_delete_comm(MPI_COMM_SELF);
@@ -174,7 +176,11 @@ int MPI_Finalize(void)
      * acknowledged. */
     mpi_net_mcast_drain();
     mpi_nicvm_drain();
-    coll_reduce_bypass_finalize();
+    /* a bypass reduction that failed (a member dead: docs/reduction.md,
+     * "A dead member") is this call's error; the barrier would wait for
+     * the dead member for ever */
+    if ((rc = coll_reduce_bypass_finalize()))
+        return rc;
     MPI_Barrier(MPI_COMM_WORLD);
     mpi_net_finalize();
     mpi_state.finalized = true;

@@ -27,6 +27,15 @@
  *          4 doubles; each rank prints the virtual time it did not
  *          compute, per iteration
  *
+ *   dead   (alone: a member is dead, so no barrier or MPI_Finalize ends
+ *          it) every rank waits until virtual time BYPASS_DEAD_AT_US, when
+ *          the suite's fault rule takes a node's link down, then makes
+ *          three MPI_Reduce calls of 8 int64 sums to rank 0, computing
+ *          BYPASS_DEAD_GAP_US between them, under MPI_ERRORS_RETURN (or
+ *          the default handler with BYPASS_DEAD_FATAL=1); each call prints
+ *          "DEAD rank R call K rc=CLASS" and, at the root on success,
+ *          whether the result is the exact sum; the rank then returns
+ *
  * The seed is MPI_BYPASS_SEED (default 1), printed.
  */
 #include <float.h>
@@ -404,6 +413,45 @@ static void s_cpu(void)
            (unsigned long long)((nc_host_now_ns() - t0 - computed) / (uint64_t)iters));
 }
 
+static int s_dead(void)
+{
+    uint64_t at = strtoull(getenv("BYPASS_DEAD_AT_US") ? getenv("BYPASS_DEAD_AT_US") : "0", NULL, 10) * 1000;
+    uint64_t gap = strtoull(getenv("BYPASS_DEAD_GAP_US") ? getenv("BYPASS_DEAD_GAP_US") : "0", NULL, 10) * 1000;
+
+    if (!getenv("BYPASS_DEAD_FATAL"))
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (nc_host_now_ns() >= at) {
+        printf("FAIL rank %d: at %llu us already, after BYPASS_DEAD_AT_US\n", me,
+               (unsigned long long)(nc_host_now_ns() / 1000));
+        return 1;
+    }
+    nc_host_compute_ns(at - nc_host_now_ns());
+    for (int k = 1; k <= 3; k++) {
+        int64_t in[8], out[8], want;
+        int rc, cls;
+
+        for (int i = 0; i < 8; i++)
+            in[i] = (int64_t)(me + 1) * 1000003 * k + i;
+        memset(out, 0, sizeof out);
+        rc = MPI_Reduce(in, out, 8, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+        MPI_Error_class(rc, &cls);
+        printf("DEAD rank %d call %d rc=%d at %llu us\n", me, k, cls,
+               (unsigned long long)(nc_host_now_ns() / 1000));
+        if (me == 0 && rc == MPI_SUCCESS) {
+            bool ok = true;
+
+            want = (int64_t)np * (np + 1) / 2 * 1000003 * k;
+            for (int i = 0; i < 8; i++)
+                ok &= out[i] == want + (int64_t)np * i;
+            printf("DEAD result call %d %s\n", k, ok ? "exact" : "WRONG");
+        }
+        nc_host_compute_ns(gap);
+    }
+    printf("DEAD rank %d returns\n", me);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct scenario s[] = {
@@ -414,5 +462,11 @@ int main(int argc, char **argv)
 
     if (e)
         seed = strtoull(e, NULL, 10);
+    if (argc == 2 && !strcmp(argv[1], "dead")) {
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &me);
+        MPI_Comm_size(MPI_COMM_WORLD, &np);
+        return s_dead();
+    }
     return run_scenarios(argc, argv, s);
 }
