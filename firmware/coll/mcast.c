@@ -107,6 +107,7 @@ struct mgroup {
     uint8_t discard;        /* member: its memory went away: EFAULT */
     uint8_t lost;           /* a member at or below a child was given up, or left */
     uint8_t self;           /* this entry's index in mc_groups (set once, mc_init) */
+    uint8_t pshift;         /* packets of 1 << pshift payload bytes (NC_MC_SET_SHIFT) */
     uint32_t id, gen, serial;
     /* the group's instance (docs/multicast.md "Setting a group again"):
      * the root's, made at each set; a member's, taken from the first
@@ -151,6 +152,7 @@ struct mcbuf {
 };
 static struct mcbuf mc_bufs[MC_BUFS];
 #define MC_BUF_BYTES (8u + NC_PKT_HDR + NC_FW_MTU)
+_Static_assert(1u << NC_MC_PKT_SHIFT_MAX == NC_FW_MTU, "the largest group packet is the MTU");
 static uint8_t buf_mem[MC_BUFS][MC_BUF_BYTES] __attribute__((aligned(8)));
 
 /* A packet an inner member forwards from its rx buffer b: its own header
@@ -308,8 +310,8 @@ static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
         }
     if (!b)
         return false;
-    off = (seq - g->first) * NC_FW_MTU;
-    len = g->msg.len - off < NC_FW_MTU ? g->msg.len - off : NC_FW_MTU;
+    off = (seq - g->first) << g->pshift;
+    len = g->msg.len - off < (1u << g->pshift) ? g->msg.len - off : 1u << g->pshift;
     h = mc_hdr(&b->x);
     fetch = len && !g->msg.inl;
     b->used = 1;
@@ -361,7 +363,7 @@ static void start_message(struct mgroup *g, const struct mcsend *m)
     g->msg = *m;
     g->busy = 1;
     g->first = g->pg.mc.base + g->pg.mc.count;
-    g->npk = g->msg.len ? (g->msg.len + NC_FW_MTU - 1) / NC_FW_MTU : 1;
+    g->npk = g->msg.len ? (g->msg.len + (1u << g->pshift) - 1) >> g->pshift : 1;
     g->built = 0;
 }
 
@@ -702,7 +704,7 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         return false;
     }
     if (!g || g->role != G_MEMBER || g->port != h->dst_port ||
-        g->parent != NC_MC_MEMBER(src, h->src_port) || h->len > NC_FW_MTU ||
+        g->parent != NC_MC_MEMBER(src, h->src_port) || h->len > (1u << g->pshift) ||
         n != NC_PKT_HDR + h->len || h->msg_len > NC_ABI_MAX_MSG || h->offset > h->msg_len ||
         h->len > h->msg_len - h->offset || !mc_complete(g))
         return false;
@@ -754,7 +756,7 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         if (inner) {
             g->msg = (struct mcsend){ g->hi, g->lo, h->msg_len, g->cookie };
             g->first = h->seq;
-            g->npk = h->msg_len ? (h->msg_len + NC_FW_MTU - 1) / NC_FW_MTU : 1;
+            g->npk = h->msg_len ? (h->msg_len + (1u << g->pshift) - 1) >> g->pshift : 1;
             g->built = g->stored = 0;
             g->busy = 1;
         }
@@ -811,16 +813,21 @@ static bool mc_raw(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
 
 static void mc_set(uint32_t pi, const struct nc_cmd_mc_set *set)
 {
-    uint32_t id = set->group, parent = set->parent, nch = set->nchildren, first = set->first;
+    uint32_t id = set->group, parent = set->parent, first = set->first;
+    uint32_t nch = NC_MC_SET_NCH(set->nchildren), shift = NC_MC_SET_SHIFT(set->nchildren);
     struct mgroup *g = mc_find(id);
 
-    if (!id || nch > NC_MC_MAX_CHILDREN || (parent == NC_MC_ROOT && !nch) ||
+    if (!shift)
+        shift = NC_MC_PKT_SHIFT_MAX;
+    if (!id || nch > NC_MC_MAX_CHILDREN || set->nchildren >> 24 ||
+        shift < NC_MC_PKT_SHIFT_MIN || shift > NC_MC_PKT_SHIFT_MAX || (parent == NC_MC_ROOT && !nch) ||
         parent == NC_MC_MEMBER(my_node, pi) ||
         (parent != NC_MC_ROOT && ((parent >> 8) >= n_nodes || (parent & 0xFF) >= NC_ABI_PORTS)))
         return mc_refuse(pi, NC_ST_EINVAL);
     if (g && MC_OTHERS(g, pi))
         return mc_refuse(pi, NC_ST_EPERM);
-    if (g && (first == 0 ? g->busy || g->qn : g->parent != parent || g->nchildren != nch))
+    if (g && (first == 0 ? g->busy || g->qn
+                         : g->parent != parent || g->nchildren != nch || g->pshift != shift))
         return mc_refuse(pi, NC_ST_EBUSY);
     if (!g) {
         /* a free slot, else a closed member's (the same id's first) */
@@ -845,6 +852,7 @@ static void mc_set(uint32_t pi, const struct nc_cmd_mc_set *set)
         g->serial = ++serials;
         g->parent = parent;
         g->nchildren = nch;
+        g->pshift = (uint8_t)shift;
         g->nset = 0;
         g->busy = g->active = 0;
         g->qn = g->qhead = 0;
