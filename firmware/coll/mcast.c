@@ -108,6 +108,7 @@ struct mgroup {
     uint8_t lost;           /* a member at or below a child was given up, or left */
     uint8_t self;           /* this entry's index in mc_groups (set once, mc_init) */
     uint8_t pshift;         /* packets of 1 << pshift payload bytes (NC_MC_SET_SHIFT) */
+    uint8_t fwd_last;       /* inner: 1 + the last forward still sending or waiting (0: none) */
     uint32_t id, gen, serial;
     /* the group's instance (docs/multicast.md "Setting a group again"):
      * the root's, made at each set; a member's, taken from the first
@@ -161,6 +162,8 @@ static uint8_t buf_mem[MC_BUFS][MC_BUF_BYTES] __attribute__((aligned(8)));
 struct mcfwd {
     struct mcp_xpkt x;
     uint8_t used, refs;
+    uint8_t id;             /* 1 + this entry's index in mc_fwds (no division by its size) */
+    uint8_t next;           /* the id of the group's next forward, waiting for this one (0: none) */
     uint16_t g, b;
     uint32_t serial, mask;
 };
@@ -591,6 +594,22 @@ static void fwd_to_next_child(struct mcfwd *f)
     mcp_xmit_now(&f->x);
 }
 
+static inline __attribute__((always_inline)) void fwd_begin(struct mcfwd *f,
+                                                            struct mgroup *g);
+
+/* f's last copy went (or it had none to send): the next forward of its
+ * group g goes (FPFS, fwd_start). */
+static void fwd_done(struct mcfwd *f, struct mgroup *g)
+{
+    uint8_t next = f->next;
+
+    if (g->fwd_last == f->id)
+        g->fwd_last = 0;
+    fwd_unref(f);
+    if (next)
+        fwd_begin(&mc_fwds[next - 1], g);      /* at most MC_FWDS deep */
+}
+
 /* The engine is done with a forwarded packet: the next child, or done. */
 static void fwd_sent(struct mcp_xpkt *x)
 {
@@ -606,13 +625,13 @@ static void fwd_sent(struct mcp_xpkt *x)
             return;
         }
     }
-    fwd_unref(f);
+    fwd_done(f, g);
 }
 
-static void fwd_start(struct mcfwd *f)
+/* f's first copy (g its group), unless every child it would go to was
+ * given up. */
+static inline __attribute__((always_inline)) void fwd_begin(struct mcfwd *f, struct mgroup *g)
 {
-    struct mgroup *g = &mc_groups[f->g];
-
     if (g->serial == f->serial && g->role == G_MEMBER)
         f->mask &= ~g->dead;
     else
@@ -620,7 +639,26 @@ static void fwd_start(struct mcfwd *f)
     if (f->mask)
         fwd_to_next_child(f);
     else
-        fwd_unref(f);
+        fwd_done(f, g);
+}
+
+/* Forward f, packet by packet (FPFS, seed 001 section 3.2): after every
+ * copy of the group's packets taken before it, which the send queue
+ * alone would not keep (a packet that arrives while the one before is
+ * still being copied would go to the first child ahead of that one's
+ * later copies). */
+static void fwd_start(struct mcfwd *f, struct mgroup *g)
+{
+    f->next = 0;
+    if (g->serial == f->serial) {
+        if (g->fwd_last) {
+            mc_fwds[g->fwd_last - 1].next = f->id;
+            g->fwd_last = f->id;
+            return;
+        }
+        g->fwd_last = f->id;
+    }
+    fwd_begin(f, g);
 }
 
 /* A forwarded packet's payload is in host memory: it may be fetched from
@@ -636,7 +674,7 @@ static void fwd_stored(uint32_t port, uint32_t gen, uint16_t fi, bool last, bool
 #ifdef NC_MC_STORE_FIRST
     /* the other order (docs/multicast.md, the measurement): forward only
      * once the payload is on the host */
-    fwd_start(f);
+    fwd_start(f, g);
 #endif
     fwd_unref(f);
 }
@@ -652,6 +690,7 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
     for (uint32_t i = 0; i < MC_FWDS; i++)
         if (!mc_fwds[i].used) {
             f = &mc_fwds[i];
+            f->id = (uint8_t)(i + 1);
             break;
         }
     if (!f)
@@ -663,7 +702,7 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
     f->b = b;
     f->serial = g->serial;
     f->mask = all_children(g);
-    f->x.hdr = fwd_mem[f - mc_fwds] + 8;
+    f->x.hdr = fwd_mem[f->id - 1] + 8;
     f->x.payload = (const uint8_t *)(h + 1);
     f->x.len = h->len;
     f->x.done = fwd_sent;
@@ -676,14 +715,14 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
     g->activity = 1;
     mcp_timer_need();
     if (store)
-        mcp_store_cb(fwd_stored, g->port, g->gen, (uint16_t)(f - mc_fwds), h + 1,
+        mcp_store_cb(fwd_stored, g->port, g->gen, (uint16_t)(f->id - 1), h + 1,
                      g->hi + (lo < g->lo), lo, h->len);
     else
         g->stored++;
 #ifdef NC_MC_STORE_FIRST
     if (!store)
 #endif
-        fwd_start(f);
+        fwd_start(f, g);
     return true;
 }
 
@@ -853,6 +892,7 @@ static void mc_set(uint32_t pi, const struct nc_cmd_mc_set *set)
         g->parent = parent;
         g->nchildren = nch;
         g->pshift = (uint8_t)shift;
+        g->fwd_last = 0;
         g->nset = 0;
         g->busy = g->active = 0;
         g->qn = g->qhead = 0;
