@@ -111,7 +111,7 @@ bench: $(R3R4_SO) $(BIN)/lanai-mpirun
 # ---- R6 -------------------------------------------------------------------
 # seed 001 section 5.2: k-binomial against binomial packetised multicast on
 # random irregular networks of 64 nodes, P-SIM (host/bench/r6 with
-# host/bench/r6_mcast.c, docs/bench-r6.md). make bench runs 4 networks x 4
+# host/bench/r6_mcast.c, docs/bench-r6.md). make bench runs 3 networks x 3
 # destination sets per point (about 5 minutes of host CPU); make bench-r6
 # the paper's 10 x 30 (about 1.5 hours of host CPU).
 ALL_TARGETS += $(R12_B)/r6_mcast.so

@@ -108,7 +108,8 @@ struct mgroup {
     uint8_t lost;           /* a member at or below a child was given up, or left */
     uint8_t self;           /* this entry's index in mc_groups (set once, mc_init) */
     uint8_t pshift;         /* packets of 1 << pshift payload bytes (NC_MC_SET_SHIFT) */
-    uint8_t fwd_last;       /* inner: 1 + the last forward still sending or waiting (0: none) */
+    uint8_t fpfs;           /* inner: strict FPFS (NC_MC_SET_FPFS) */
+    uint8_t fwd_last;       /* inner, fpfs: the id of the last forward still sending or waiting */
     uint32_t id, gen, serial;
     /* the group's instance (docs/multicast.md "Setting a group again"):
      * the root's, made at each set; a member's, taken from the first
@@ -599,7 +600,7 @@ static inline __attribute__((always_inline)) void fwd_begin(struct mcfwd *f,
 
 /* f's last copy went (or it had none to send): the next forward of its
  * group g goes (FPFS, fwd_start). */
-static void fwd_done(struct mcfwd *f, struct mgroup *g)
+static __attribute__((noinline)) void fwd_done(struct mcfwd *f, struct mgroup *g)
 {
     uint8_t next = f->next;
 
@@ -625,7 +626,10 @@ static void fwd_sent(struct mcp_xpkt *x)
             return;
         }
     }
-    fwd_done(f, g);
+    if (f->next || g->fwd_last == f->id)
+        fwd_done(f, g);     /* strict FPFS: the next packet's turn */
+    else
+        fwd_unref(f);
 }
 
 /* f's first copy (g its group), unless every child it would go to was
@@ -642,15 +646,15 @@ static inline __attribute__((always_inline)) void fwd_begin(struct mcfwd *f, str
         fwd_done(f, g);
 }
 
-/* Forward f, packet by packet (FPFS, seed 001 section 3.2): after every
- * copy of the group's packets taken before it, which the send queue
- * alone would not keep (a packet that arrives while the one before is
- * still being copied would go to the first child ahead of that one's
- * later copies). */
+/* Forward f. A group set with strict FPFS (seed 001 section 3.2) forwards
+ * it after every copy of the group's packets taken before it, which the
+ * send queue alone does not keep (a packet that arrives while the one
+ * before is still being copied goes to the first child ahead of that
+ * one's later copies); the others put it on the queue at once. */
 static void fwd_start(struct mcfwd *f, struct mgroup *g)
 {
     f->next = 0;
-    if (g->serial == f->serial) {
+    if (g->fpfs && g->serial == f->serial) {
         if (g->fwd_last) {
             mc_fwds[g->fwd_last - 1].next = f->id;
             g->fwd_last = f->id;
@@ -702,7 +706,7 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
     f->b = b;
     f->serial = g->serial;
     f->mask = all_children(g);
-    f->x.hdr = fwd_mem[f->id - 1] + 8;
+    f->x.hdr = fwd_mem[f - mc_fwds] + 8;
     f->x.payload = (const uint8_t *)(h + 1);
     f->x.len = h->len;
     f->x.done = fwd_sent;
@@ -715,7 +719,7 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
     g->activity = 1;
     mcp_timer_need();
     if (store)
-        mcp_store_cb(fwd_stored, g->port, g->gen, (uint16_t)(f->id - 1), h + 1,
+        mcp_store_cb(fwd_stored, g->port, g->gen, (uint16_t)(f - mc_fwds), h + 1,
                      g->hi + (lo < g->lo), lo, h->len);
     else
         g->stored++;
@@ -858,7 +862,7 @@ static void mc_set(uint32_t pi, const struct nc_cmd_mc_set *set)
 
     if (!shift)
         shift = NC_MC_PKT_SHIFT_MAX;
-    if (!id || nch > NC_MC_MAX_CHILDREN || set->nchildren >> 24 ||
+    if (!id || nch > NC_MC_MAX_CHILDREN || set->nchildren >> 25 ||
         shift < NC_MC_PKT_SHIFT_MIN || shift > NC_MC_PKT_SHIFT_MAX || (parent == NC_MC_ROOT && !nch) ||
         parent == NC_MC_MEMBER(my_node, pi) ||
         (parent != NC_MC_ROOT && ((parent >> 8) >= n_nodes || (parent & 0xFF) >= NC_ABI_PORTS)))
@@ -866,7 +870,8 @@ static void mc_set(uint32_t pi, const struct nc_cmd_mc_set *set)
     if (g && MC_OTHERS(g, pi))
         return mc_refuse(pi, NC_ST_EPERM);
     if (g && (first == 0 ? g->busy || g->qn
-                         : g->parent != parent || g->nchildren != nch || g->pshift != shift))
+                         : g->parent != parent || g->nchildren != nch || g->pshift != shift ||
+                           g->fpfs != !!(set->nchildren & NC_MC_SET_FPFS)))
         return mc_refuse(pi, NC_ST_EBUSY);
     if (!g) {
         /* a free slot, else a closed member's (the same id's first) */
@@ -892,6 +897,7 @@ static void mc_set(uint32_t pi, const struct nc_cmd_mc_set *set)
         g->parent = parent;
         g->nchildren = nch;
         g->pshift = (uint8_t)shift;
+        g->fpfs = !!(set->nchildren & NC_MC_SET_FPFS);
         g->fwd_last = 0;
         g->nset = 0;
         g->busy = g->active = 0;

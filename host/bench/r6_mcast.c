@@ -227,6 +227,7 @@ static int run_case(nc_port *p, const struct r6case *c, unsigned mi, uint8_t *bu
         order[i] = i;   /* the members are listed in the ordering */
     }
     spec.order = spec.kind == NC_TREE_FLAT ? NULL : order;
+    spec.fpfs = 1;      /* seed 001's NIC: packet by packet (FPFS) */
     if ((rc = nc_group_create(p, group, mem, c->n, 0, &spec)))
         return fail("nc_group_create", rc);
     if (mi == 0)

@@ -264,7 +264,7 @@ int nc_group_create(nc_port *p, uint32_t group, const nc_member *members, unsign
                 if (parent[i] == (int)me && rank[i] == r)
                     children[nch++] = members[i];
         rc = nc_group_write(p, group, me == root ? NULL : &members[parent[me]], children, nch,
-                            (unsigned)pkt_shift_of(tree->pkt_size));
+                            (unsigned)pkt_shift_of(tree->pkt_size), tree->fpfs != 0);
     }
     free(parent);
     free(rank);

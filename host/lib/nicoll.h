@@ -313,6 +313,10 @@ typedef struct nc_tree_spec {
                             on its NICs only (docs/multicast.md "Trees") */
     unsigned pkt_size;   /* the group's packet payload bytes: 0 = the firmware's MTU
                             (4 KB); else a power of two, 8 .. 4096 (seed 001 uses 64) */
+    unsigned fpfs;       /* 1: strict FPFS at inner members, packet i to every child
+                            before packet i+1 to any (a lone pipelined multicast of
+                            small packets gains; concurrent roots sharing NICs lose:
+                            docs/multicast.md "Forwarding at inner members") */
 } nc_tree_spec;
 /* Seed 001 Theorem 3's k for a group of n members (root included) and a
  * message of size bytes cut into packets of pkt_size (0: the MTU; an empty

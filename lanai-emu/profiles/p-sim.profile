@@ -18,7 +18,7 @@
 #              along a chain (the step, NIC to NIC, less t_ns and the wire:
 #              t_nr), both read from the event trace. t_ns is linear in
 #              cpi: 3.414 us at cpi 1, so cpi 0.879 (3.0 / 3.414, rounded to
-#              3 decimals) gives t_ns = 3.000 us; t_nr then measures 2.528 us
+#              3 decimals) gives t_ns = 3.000 us; t_nr then measures 2.520 us
 #              (the seed's 2.0: the firmware's receive path costs more,
 #              beside its send path, than the seed's NIC; docs/bench-r6.md).
 # 64-byte packets are not a profile key: the group's packet size
