@@ -112,8 +112,8 @@ bench: $(R3R4_SO) $(BIN)/lanai-mpirun
 # seed 001 section 5.2: k-binomial against binomial packetised multicast on
 # random irregular networks of 64 nodes, P-SIM (host/bench/r6 with
 # host/bench/r6_mcast.c, docs/bench-r6.md). make bench runs 3 networks x 3
-# destination sets per point (about 5 minutes of host CPU); make bench-r6
-# the paper's 10 x 30 (about 1.5 hours of host CPU).
+# destination sets per point (about 4.5 minutes of host CPU); make bench-r6
+# the paper's 10 x 30 (about 2.5 hours of host CPU).
 ALL_TARGETS += $(R12_B)/r6_mcast.so
 R6_DEPS := $(R12_B)/r6_mcast.so $(FW_DIR)/mcp.img $(BIN)/lanai-run $(BIN)/lanai-topo $(BIN)/lanai-order \
            $(BIN)/lanai-profile
