@@ -1,15 +1,15 @@
 # The benchmarks (host/bench/) and every experiment's rules: make bench and
 # its sub-targets, the papers' experiments that run so far (R1, R2, R3, R4,
-# R5, R7, R9, R10 and the GM 1.6.4 anchor; README, "Sources and experiments"), the
+# R5, R6, R7, R9, R10 and the GM 1.6.4 anchor; README, "Sources and experiments"), the
 # runs at scale, and nicoll's point-to-point figures. CSV, plots and
 # summary.txt under build/bench/, and one table of every reproduced result,
 # build/bench/reproductions.csv (docs/bench.md).
 #
 # Products: build/bench/{r5_kbinomial,gm_anchor.so,r1_multisend.so,
-#           r2_bcast.so,postal_lambda,r3r4_bcast.so,r7_barrier.so,r9_reduce.so,
-#           r10_nicvm.so,mcp_nonicvm.img},
+#           r2_bcast.so,postal_lambda,r3r4_bcast.so,r6_mcast.so,r7_barrier.so,
+#           r9_reduce.so,r10_nicvm.so,mcp_nonicvm.img},
 #           build/tests/scale/host_mcast_1024.so
-# Targets:  bench, bench-r1r2, bench-r3r4, bench-r9, bench-r10, bench-r2scale, bench-omb,
+# Targets:  bench, bench-r1r2, bench-r3r4, bench-r6, bench-r9, bench-r10, bench-r2scale, bench-omb,
 #           bench-omb-scale, postal-table, check-scale.
 # Suites:   tests/bench/suite, tests/bench/r2leaves (tests/scale/suite runs
 #           from check-scale, outside make check).
@@ -31,6 +31,7 @@ bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nico
 	@bash host/bench/run
 	@bash host/bench/r7 $(BUILD)/bench
 	@bash host/bench/r1r2 $(BUILD)/bench
+	@bash host/bench/r6 $(BUILD)/bench
 	@bash host/bench/r9 $(BUILD)/bench
 	@bash host/bench/r10 $(BUILD)/bench
 	@python3 host/bench/reproductions $(BUILD)/bench
@@ -64,7 +65,7 @@ R12_B := $(BUILD)/bench
 
 # The benchmarks' host programs: libnicoll compiled in, as for R7.
 ALL_TARGETS += $(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so
-$(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so: $(R12_B)/%.so: host/bench/%.c $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
+$(R12_B)/r1_multisend.so $(R12_B)/r2_bcast.so $(R12_B)/r6_mcast.so: $(R12_B)/%.so: host/bench/%.c $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) include/nicoll/hostif.h
 	@mkdir -p $(@D)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -shared -fPIC $(NCL_INC) $< $(NCL_LIB_SRCS) -o $@
 
@@ -109,6 +110,21 @@ $(R3R4_SO): host/bench/r3r4_bcast.c include/nicoll/hostif.h $(MPI_LIB) $(BIN)/la
 bench-r3r4: $(R3R4_SO) $(BIN)/lanai-mpirun $(BUILD)/firmware/mcp.img
 	@bash host/bench/r3r4 $(BUILD)/bench
 bench: $(R3R4_SO) $(BIN)/lanai-mpirun
+
+# ---- R6 -------------------------------------------------------------------
+# seed 001 section 5.2: k-binomial against binomial packetised multicast on
+# random irregular networks of 64 nodes, P-SIM (host/bench/r6 with
+# host/bench/r6_mcast.c, docs/bench-r6.md). make bench runs 3 networks x 3
+# destination sets per point (about 4.5 minutes of host CPU); make bench-r6
+# the paper's 10 x 30 (about 2.5 hours of host CPU).
+ALL_TARGETS += $(R12_B)/r6_mcast.so
+R6_DEPS := $(R12_B)/r6_mcast.so $(FW_DIR)/mcp.img $(BIN)/lanai-run $(BIN)/lanai-topo $(BIN)/lanai-order \
+           $(BIN)/lanai-profile
+bench: $(R6_DEPS)
+.PHONY: bench-r6
+## bench-r6: R6 alone with the paper's counts, 10 networks x 30 destination sets (R6_TOPOS, R6_SETS; hours)
+bench-r6: $(R6_DEPS)
+	@R6_TOPOS=$${R6_TOPOS:-10} R6_SETS=$${R6_SETS:-30} bash host/bench/r6 $(BUILD)/bench
 
 # ---- R9 -------------------------------------------------------------------
 # seed 004 section 3.5: application-bypass MPI_Reduce (MPI_NC_REDUCE=bypass)

@@ -193,6 +193,10 @@ MC_T := $(BUILD)/tests/mcast
 
 ALL_TARGETS += $(MC_T)/host_mcast.so
 CHECK_SUITES += tests/mcast/suite
+# k-binomial trees of 64-byte packets on an irregular network, FPFS on the
+# packet trace (tests/mcast/kbinomial): R6's host program, mk/bench.mk's
+# r6_mcast.so, and its mutants mcp_mc_fpfs_queue, mcp_mc_pkt_mtu
+CHECK_SUITES += tests/mcast/kbinomial
 
 $(MC_T)/%.so: tests/mcast/%.c tests/lib/open_port.h tests/nicoll/pattern.h $(NCL_LIB_SRCS) $(NCL_LIB_HDRS) \
               include/nicoll/hostif.h

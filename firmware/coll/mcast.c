@@ -107,6 +107,9 @@ struct mgroup {
     uint8_t discard;        /* member: its memory went away: EFAULT */
     uint8_t lost;           /* a member at or below a child was given up, or left */
     uint8_t self;           /* this entry's index in mc_groups (set once, mc_init) */
+    uint8_t pshift;         /* packets of 1 << pshift payload bytes (NC_MC_SET_SHIFT) */
+    uint8_t fpfs;           /* inner: strict FPFS (NC_MC_SET_FPFS) */
+    uint8_t fwd_last;       /* inner, fpfs: the id of the last forward still sending or waiting */
     uint32_t id, gen, serial;
     /* the group's instance (docs/multicast.md "Setting a group again"):
      * the root's, made at each set; a member's, taken from the first
@@ -151,6 +154,7 @@ struct mcbuf {
 };
 static struct mcbuf mc_bufs[MC_BUFS];
 #define MC_BUF_BYTES (8u + NC_PKT_HDR + NC_FW_MTU)
+_Static_assert(1u << NC_MC_PKT_SHIFT_MAX == NC_FW_MTU, "the largest group packet is the MTU");
 static uint8_t buf_mem[MC_BUFS][MC_BUF_BYTES] __attribute__((aligned(8)));
 
 /* A packet an inner member forwards from its rx buffer b: its own header
@@ -159,6 +163,8 @@ static uint8_t buf_mem[MC_BUFS][MC_BUF_BYTES] __attribute__((aligned(8)));
 struct mcfwd {
     struct mcp_xpkt x;
     uint8_t used, refs;
+    uint8_t id;             /* 1 + this entry's index in mc_fwds (no division by its size) */
+    uint8_t next;           /* the id of the group's next forward, waiting for this one (0: none) */
     uint16_t g, b;
     uint32_t serial, mask;
 };
@@ -308,8 +314,8 @@ static bool start_packet(struct mgroup *g, uint32_t seq, uint32_t mask)
         }
     if (!b)
         return false;
-    off = (seq - g->first) * NC_FW_MTU;
-    len = g->msg.len - off < NC_FW_MTU ? g->msg.len - off : NC_FW_MTU;
+    off = (seq - g->first) << g->pshift;
+    len = g->msg.len - off < (1u << g->pshift) ? g->msg.len - off : 1u << g->pshift;
     h = mc_hdr(&b->x);
     fetch = len && !g->msg.inl;
     b->used = 1;
@@ -361,7 +367,7 @@ static void start_message(struct mgroup *g, const struct mcsend *m)
     g->msg = *m;
     g->busy = 1;
     g->first = g->pg.mc.base + g->pg.mc.count;
-    g->npk = g->msg.len ? (g->msg.len + NC_FW_MTU - 1) / NC_FW_MTU : 1;
+    g->npk = g->msg.len ? (g->msg.len + (1u << g->pshift) - 1) >> g->pshift : 1;
     g->built = 0;
 }
 
@@ -589,6 +595,22 @@ static void fwd_to_next_child(struct mcfwd *f)
     mcp_xmit_now(&f->x);
 }
 
+static inline __attribute__((always_inline)) void fwd_begin(struct mcfwd *f,
+                                                            struct mgroup *g);
+
+/* f's last copy went (or it had none to send): the next forward of its
+ * group g goes (FPFS, fwd_start). */
+static __attribute__((noinline)) void fwd_done(struct mcfwd *f, struct mgroup *g)
+{
+    uint8_t next = f->next;
+
+    if (g->fwd_last == f->id)
+        g->fwd_last = 0;
+    fwd_unref(f);
+    if (next)
+        fwd_begin(&mc_fwds[next - 1], g);      /* at most MC_FWDS deep */
+}
+
 /* The engine is done with a forwarded packet: the next child, or done. */
 static void fwd_sent(struct mcp_xpkt *x)
 {
@@ -604,13 +626,16 @@ static void fwd_sent(struct mcp_xpkt *x)
             return;
         }
     }
-    fwd_unref(f);
+    if (f->next || g->fwd_last == f->id)
+        fwd_done(f, g);     /* strict FPFS: the next packet's turn */
+    else
+        fwd_unref(f);
 }
 
-static void fwd_start(struct mcfwd *f)
+/* f's first copy (g its group), unless every child it would go to was
+ * given up. */
+static inline __attribute__((always_inline)) void fwd_begin(struct mcfwd *f, struct mgroup *g)
 {
-    struct mgroup *g = &mc_groups[f->g];
-
     if (g->serial == f->serial && g->role == G_MEMBER)
         f->mask &= ~g->dead;
     else
@@ -618,7 +643,26 @@ static void fwd_start(struct mcfwd *f)
     if (f->mask)
         fwd_to_next_child(f);
     else
-        fwd_unref(f);
+        fwd_done(f, g);
+}
+
+/* Forward f. A group set with strict FPFS (seed 001 section 3.2) forwards
+ * it after every copy of the group's packets taken before it, which the
+ * send queue alone does not keep (a packet that arrives while the one
+ * before is still being copied goes to the first child ahead of that
+ * one's later copies); the others put it on the queue at once. */
+static void fwd_start(struct mcfwd *f, struct mgroup *g)
+{
+    f->next = 0;
+    if (g->fpfs && g->serial == f->serial) {
+        if (g->fwd_last) {
+            mc_fwds[g->fwd_last - 1].next = f->id;
+            g->fwd_last = f->id;
+            return;
+        }
+        g->fwd_last = f->id;
+    }
+    fwd_begin(f, g);
 }
 
 /* A forwarded packet's payload is in host memory: it may be fetched from
@@ -634,7 +678,7 @@ static void fwd_stored(uint32_t port, uint32_t gen, uint16_t fi, bool last, bool
 #ifdef NC_MC_STORE_FIRST
     /* the other order (docs/multicast.md, the measurement): forward only
      * once the payload is on the host */
-    fwd_start(f);
+    fwd_start(f, g);
 #endif
     fwd_unref(f);
 }
@@ -650,6 +694,7 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
     for (uint32_t i = 0; i < MC_FWDS; i++)
         if (!mc_fwds[i].used) {
             f = &mc_fwds[i];
+            f->id = (uint8_t)(i + 1);
             break;
         }
     if (!f)
@@ -681,7 +726,7 @@ static bool inner_take(struct mgroup *g, const struct nc_pkt *h, uint16_t b, uin
 #ifdef NC_MC_STORE_FIRST
     if (!store)
 #endif
-        fwd_start(f);
+        fwd_start(f, g);
     return true;
 }
 
@@ -702,7 +747,7 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         return false;
     }
     if (!g || g->role != G_MEMBER || g->port != h->dst_port ||
-        g->parent != NC_MC_MEMBER(src, h->src_port) || h->len > NC_FW_MTU ||
+        g->parent != NC_MC_MEMBER(src, h->src_port) || h->len > (1u << g->pshift) ||
         n != NC_PKT_HDR + h->len || h->msg_len > NC_ABI_MAX_MSG || h->offset > h->msg_len ||
         h->len > h->msg_len - h->offset || !mc_complete(g))
         return false;
@@ -754,7 +799,7 @@ static bool member_data(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16
         if (inner) {
             g->msg = (struct mcsend){ g->hi, g->lo, h->msg_len, g->cookie };
             g->first = h->seq;
-            g->npk = h->msg_len ? (h->msg_len + NC_FW_MTU - 1) / NC_FW_MTU : 1;
+            g->npk = h->msg_len ? (h->msg_len + (1u << g->pshift) - 1) >> g->pshift : 1;
             g->built = g->stored = 0;
             g->busy = 1;
         }
@@ -811,16 +856,22 @@ static bool mc_raw(uint32_t src, const struct nc_pkt *h, uint32_t n, uint16_t b)
 
 static void mc_set(uint32_t pi, const struct nc_cmd_mc_set *set)
 {
-    uint32_t id = set->group, parent = set->parent, nch = set->nchildren, first = set->first;
+    uint32_t id = set->group, parent = set->parent, first = set->first;
+    uint32_t nch = NC_MC_SET_NCH(set->nchildren), shift = NC_MC_SET_SHIFT(set->nchildren);
     struct mgroup *g = mc_find(id);
 
-    if (!id || nch > NC_MC_MAX_CHILDREN || (parent == NC_MC_ROOT && !nch) ||
+    if (!shift)
+        shift = NC_MC_PKT_SHIFT_MAX;
+    if (!id || nch > NC_MC_MAX_CHILDREN || set->nchildren >> 25 ||
+        shift < NC_MC_PKT_SHIFT_MIN || shift > NC_MC_PKT_SHIFT_MAX || (parent == NC_MC_ROOT && !nch) ||
         parent == NC_MC_MEMBER(my_node, pi) ||
         (parent != NC_MC_ROOT && ((parent >> 8) >= n_nodes || (parent & 0xFF) >= NC_ABI_PORTS)))
         return mc_refuse(pi, NC_ST_EINVAL);
     if (g && MC_OTHERS(g, pi))
         return mc_refuse(pi, NC_ST_EPERM);
-    if (g && (first == 0 ? g->busy || g->qn : g->parent != parent || g->nchildren != nch))
+    if (g && (first == 0 ? g->busy || g->qn
+                         : g->parent != parent || g->nchildren != nch || g->pshift != shift ||
+                           g->fpfs != !!(set->nchildren & NC_MC_SET_FPFS)))
         return mc_refuse(pi, NC_ST_EBUSY);
     if (!g) {
         /* a free slot, else a closed member's (the same id's first) */
@@ -845,6 +896,9 @@ static void mc_set(uint32_t pi, const struct nc_cmd_mc_set *set)
         g->serial = ++serials;
         g->parent = parent;
         g->nchildren = nch;
+        g->pshift = (uint8_t)shift;
+        g->fpfs = !!(set->nchildren & NC_MC_SET_FPFS);
+        g->fwd_last = 0;
         g->nset = 0;
         g->busy = g->active = 0;
         g->qn = g->qhead = 0;

@@ -6,19 +6,24 @@
  * (its parent and its children) into its NIC.
  *
  * Every kind but NC_TREE_LIST_UNORDERED is built on the ID order
- * (ref/tree nc_id_order): the root first, then the other members by
- * increasing network id (node, then port). The ref/tree builders give
- * every position a parent at a smaller position, so a child's id is
- * greater than its parent's unless the parent is the root: no cycle of
- * members each holding its last receive token while waiting for another
- * can form across concurrent multicasts (section 5.4). A user's list is
- * checked against that rule and refused when it breaks it, unless the
- * caller asks for the unordered kind on purpose (the deadlock test).
+ * (ref/tree nc_id_order) unless the caller names an order: the root first,
+ * then the other members by increasing network id (node, then port). The
+ * ref/tree builders give every position a parent at a smaller position,
+ * so a child's id is greater than its parent's unless the parent is the
+ * root: no cycle of members each holding its last receive token while
+ * waiting for another can form across concurrent multicasts (section
+ * 5.4). A user's list is checked against that rule and refused when it
+ * breaks it, unless the caller asks for the unordered kind on purpose
+ * (the deadlock test). A named order (seed 001's orderings of an
+ * irregular network) gives up the rule: such a group's multicasts must not
+ * overlap those of other groups on its NICs (docs/multicast.md "Trees").
  */
 #include <stdlib.h>
 
+#include "nicoll/nc_abi.h"
 #include "nicoll.h"
 #include "nc_group.h"
+#include "nc_kbin.h"
 #include "nc_tree.h"
 
 /* The order of members by network id: node, then port. */
@@ -57,6 +62,51 @@ static int check_list(const nc_member *members, unsigned n, unsigned root, const
     return NC_OK;
 }
 
+/* pkt_size as the shift of nc_abi.h's NC_MC_SET_SHAPE (0: the MTU), or -1. */
+static int pkt_shift_of(unsigned pkt_size)
+{
+    if (pkt_size == 0)
+        return 0;
+    for (unsigned s = NC_MC_PKT_SHIFT_MIN; s <= NC_MC_PKT_SHIFT_MAX; s++)
+        if (pkt_size == 1u << s)
+            return (int)s;
+    return -1;
+}
+
+int nc_group_optimal_k(unsigned n, size_t size, unsigned pkt_size, unsigned *k,
+                       unsigned *packets)
+{
+    int shift = pkt_shift_of(pkt_size);
+    size_t pkt = (size_t)1 << (shift > 0 ? shift : (int)NC_MC_PKT_SHIFT_MAX);
+    size_t m = size ? (size + pkt - 1) / pkt : 1;
+    uint32_t best;
+
+    if (shift < 0 || n < 2 || n > NC_GROUP_MAX_MEMBERS || !k || m > 65536)
+        return NC_EINVAL;
+    best = nc_kbin_optimal_k(n, (uint32_t)m);
+    if (best == 0)
+        return NC_EINVAL;
+    *k = best;
+    if (packets)
+        *packets = (unsigned)m;
+    return NC_OK;
+}
+
+/* order[0 .. n-1] is a permutation of 0 .. n-1 starting with root. */
+static bool order_ok(const unsigned *order, unsigned n, unsigned root)
+{
+    unsigned char *seen = calloc(n, 1);
+    bool ok = seen && order[0] == root;
+
+    for (unsigned i = 0; ok && i < n; i++) {
+        ok = order[i] < n && !seen[order[i]];
+        if (ok)
+            seen[order[i]] = 1;
+    }
+    free(seen);
+    return ok;
+}
+
 /* The tree, and each member's rank: the order in which its parent sends
  * to it (1 first; ref/tree's ranks, the ID order for flat and list trees). */
 static int build(const nc_member *members, unsigned n, unsigned root, const nc_tree_spec *tree,
@@ -68,7 +118,12 @@ static int build(const nc_member *members, unsigned n, unsigned root, const nc_t
     unsigned *deg;
     int rc = NC_EINVAL;
 
-    if (!members || !tree || !parent || n < 2 || n > NC_GROUP_MAX_MEMBERS || root >= n)
+    if (!members || !tree || !parent || n < 2 || n > NC_GROUP_MAX_MEMBERS || root >= n ||
+        pkt_shift_of(tree->pkt_size) < 0)
+        return NC_EINVAL;
+    /* a named order: for the ref/tree kinds only, a permutation, root first */
+    if (tree->order && ((tree->kind != NC_TREE_BINOMIAL && tree->kind != NC_TREE_KBINOMIAL &&
+                         tree->kind != NC_TREE_POSTAL) || !order_ok(tree->order, n, root)))
         return NC_EINVAL;
     keys = calloc(n, sizeof *keys);
     ids = calloc(n, sizeof *ids);
@@ -106,10 +161,15 @@ static int build(const nc_member *members, unsigned n, unsigned root, const nc_t
     case NC_TREE_BINOMIAL:
         rc = nc_binomial_tree(t, n, &steps) == NC_TREE_OK ? NC_OK : NC_EINVAL;
         break;
-    case NC_TREE_KBINOMIAL:
-        rc = tree->k >= 1 && nc_kbin_tree(t, n, tree->k, &steps) == NC_TREE_OK ? NC_OK
-                                                                               : NC_EINVAL;
+    case NC_TREE_KBINOMIAL: {
+        unsigned k = tree->k;
+
+        /* k 0: seed 001's optimal k for the message's packets */
+        if (k == 0 && nc_group_optimal_k(n, tree->size, tree->pkt_size, &k, NULL) != NC_OK)
+            k = 0;
+        rc = k >= 1 && nc_kbin_tree(t, n, k, &steps) == NC_TREE_OK ? NC_OK : NC_EINVAL;
         break;
+    }
     case NC_TREE_POSTAL: {
         /* lambda 0: the platform's, for this message size (nc_postal.c) */
         unsigned lambda = tree->lambda;
@@ -125,8 +185,16 @@ static int build(const nc_member *members, unsigned n, unsigned root, const nc_t
     }
     if (rc != NC_OK)
         goto out;
-    /* positions of the ID order -> member indices */
-    {
+    /* positions of the named order -> member indices */
+    if (tree->order) {
+        for (unsigned pos = 0; pos < n; pos++) {
+            unsigned m = tree->order[pos];
+
+            parent[m] = pos == 0 ? -1 : (int)tree->order[t->parent[pos]];
+            rank[m] = t->rank[pos];
+        }
+    } else {
+        /* positions of the ID order -> member indices */
         unsigned rootpos = 0;
 
         for (unsigned i = 0; i < n; i++) {
@@ -195,7 +263,8 @@ int nc_group_create(nc_port *p, uint32_t group, const nc_member *members, unsign
             for (unsigned i = 0; i < n; i++)
                 if (parent[i] == (int)me && rank[i] == r)
                     children[nch++] = members[i];
-        rc = nc_group_write(p, group, me == root ? NULL : &members[parent[me]], children, nch);
+        rc = nc_group_write(p, group, me == root ? NULL : &members[parent[me]], children, nch,
+                            (unsigned)pkt_shift_of(tree->pkt_size), tree->fpfs != 0);
     }
     free(parent);
     free(rank);

@@ -894,16 +894,17 @@ int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_memb
 }
 
 int nc_group_write(nc_port *p, uint32_t group, const nc_member *parent,
-                   const nc_member *children, unsigned nch)
+                   const nc_member *children, unsigned nch, unsigned pkt_shift, bool fpfs)
 {
     union nc_cmd c = { .mc_set = { .op = NC_CMD_MCAST, .mc_op = NC_MC_OP_SET, .group = group } };
     int rc;
 
     if (!p || !group || nch > NC_GROUP_MAX_CHILDREN || (!parent && !nch) ||
-        (parent && !member_ok(p, *parent)))
+        (parent && !member_ok(p, *parent)) ||
+        (pkt_shift && (pkt_shift < NC_MC_PKT_SHIFT_MIN || pkt_shift > NC_MC_PKT_SHIFT_MAX)))
         return NC_EINVAL;
     c.mc_set.parent = parent ? NC_MC_MEMBER(parent->node, parent->port) : NC_MC_ROOT;
-    c.mc_set.nchildren = nch;
+    c.mc_set.nchildren = NC_MC_SET_SHAPE(nch, pkt_shift) | (fpfs ? NC_MC_SET_FPFS : 0);
     /* two children a command; a leaf's entry is one command */
     for (unsigned i = 0; i == 0 || i < nch; i += 2) {
         c.mc_set.first = i;

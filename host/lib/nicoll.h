@@ -277,15 +277,17 @@ int nc_group_multisend(nc_port *p, uint32_t group, nc_member root, const nc_memb
                        unsigned n);
 /* Trees (host/lib/nc_group.c; docs/multicast.md "Trees"). Every kind is
  * built on the ID order of seed 000 section 5.4 (the root first, then the
- * other members by increasing (node, port)): a child's id is greater than
- * its parent's unless the parent is the root, so concurrent multicasts
- * from different roots cannot deadlock on receive tokens.
+ * other members by increasing (node, port)) unless spec.order names another:
+ * a child's id is greater than its parent's unless the parent is the root,
+ * so concurrent multicasts from different roots cannot deadlock on receive
+ * tokens.
  *   NC_TREE_POSTAL     latency-optimal (Bar-Noy/Kipnis) for the ratio lambda
  *                      (1 .. 64); lambda 0: from the profile's postal table
  *                      for messages of 'size' bytes (nc_postal_lambda;
  *                      NC_EINVAL when there is no valid table)
  *   NC_TREE_BINOMIAL   binomial (ref/tree nc_binomial_tree)
- *   NC_TREE_KBINOMIAL  k-binomial, k >= 1 (seed 001; k large: binomial)
+ *   NC_TREE_KBINOMIAL  k-binomial, k >= 1 (seed 001; k large: binomial); k 0:
+ *                      nc_group_optimal_k's for n, size and pkt_size
  *   NC_TREE_FLAT       every member a child of the root (multisend)
  *   NC_TREE_LIST       parent[i]: the index of member i's parent, -1 for the
  *                      root; refused (NC_EINVAL) unless it is a tree that
@@ -301,8 +303,28 @@ typedef struct nc_tree_spec {
     unsigned lambda;     /* NC_TREE_POSTAL: the fan-out ratio; 0 = derived from the profile */
     const int *parent;   /* NC_TREE_LIST: parent index per member, -1 for the root */
     size_t size;         /* NC_TREE_POSTAL, lambda 0: the message size the tree is
-                            for (its size class in the postal table) */
+                            for (its size class in the postal table); NC_TREE_KBINOMIAL,
+                            k 0: the message size whose packets pick k */
+    const unsigned *order; /* NULL: the ID order. Else the order the tree is built on
+                            (NC_TREE_BINOMIAL, _KBINOMIAL, _POSTAL): order[0 .. n-1]
+                            a permutation of the member indices, order[0] == root
+                            (e.g. seed 001's CCO, docs/irregular.md). A tree that breaks
+                            the ID-ordered rule is safe for one multicast at a time
+                            on its NICs only (docs/multicast.md "Trees") */
+    unsigned pkt_size;   /* the group's packet payload bytes: 0 = the firmware's MTU
+                            (4 KB); else a power of two, 8 .. 4096 (seed 001 uses 64) */
+    unsigned fpfs;       /* 1: strict FPFS at inner members, packet i to every child
+                            before packet i+1 to any (a lone pipelined multicast of
+                            small packets gains; concurrent roots sharing NICs lose:
+                            docs/multicast.md "Forwarding at inner members") */
 } nc_tree_spec;
+/* Seed 001 Theorem 3's k for a group of n members (root included) and a
+ * message of size bytes cut into packets of pkt_size (0: the MTU; an empty
+ * message is one packet): the k-binomial tree of least L1 + (m-1)k steps.
+ * NC_OK with *k, *packets; NC_EINVAL for n outside 2 .. NC_GROUP_MAX_MEMBERS
+ * or a bad pkt_size. NC_TREE_KBINOMIAL with k 0 uses it. */
+int nc_group_optimal_k(unsigned n, size_t size, unsigned pkt_size, unsigned *k,
+                       unsigned *packets);
 /* The postal lambda for messages of len bytes on this host's platform:
  * from the table measured once per profile (PROFILE.postal beside the
  * profile file, made by `make postal-table PROFILE=...`; docs/multicast.md),

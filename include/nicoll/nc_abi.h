@@ -228,10 +228,28 @@ struct nc_cmd_mc_set {
     uint32_t mc_op;         /* NC_MC_OP_SET */
     uint32_t group;
     uint32_t parent;        /* NC_MC_MEMBER or NC_MC_ROOT */
-    uint32_t nchildren;     /* children in all */
+    uint32_t nchildren;     /* NC_MC_SET_SHAPE(children in all, packet shift), | NC_MC_SET_FPFS */
     uint32_t first;         /* index of child[0] among them */
     uint32_t child[2];      /* up to two children (NC_MC_MEMBER) */
 };
+/* nc_cmd_mc_set.nchildren: bits 0-15 the children in all, bits 16-23 the
+ * group's packet size as a shift: packets of 1 << shift payload bytes,
+ * NC_MC_PKT_SHIFT_MIN .. NC_MC_PKT_SHIFT_MAX (8 B .. 4 KB, the firmware's
+ * MTU); 0 means the MTU. Every member of a group is set with the same
+ * shift: the root cuts messages into such packets, an inner member
+ * counts and resends them by it. A power of two keeps the firmware's
+ * per-packet arithmetic shifts, not divisions (docs/multicast.md). */
+#define NC_MC_PKT_SHIFT_MIN 3u
+#define NC_MC_PKT_SHIFT_MAX 12u
+#define NC_MC_SET_SHAPE(nch, shift) ((uint32_t)(nch) | (uint32_t)(shift) << 16)
+#define NC_MC_SET_NCH(w)   ((w) & 0xFFFFu)
+#define NC_MC_SET_SHIFT(w) ((w) >> 16 & 0xFFu)
+/* Bit 24: strict FPFS at an inner member (docs/multicast.md, "Forwarding at
+ * inner members"): a packet is forwarded only once every copy of the one
+ * before it is sent. Without it each packet goes on the send queue as it
+ * arrives, and a later packet's first copy may pass an earlier one's later
+ * copies. Bits 25-31 are 0. */
+#define NC_MC_SET_FPFS     (1u << 24)
 
 struct nc_cmd_mc_del {
     uint32_t op;            /* NC_CMD_MCAST */

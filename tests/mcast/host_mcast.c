@@ -299,7 +299,7 @@ static bool tree_spec(const char *kind, nc_tree_spec *spec, int *parent)
 
     if (colon)
         v = (unsigned)atoi(colon + 1);
-    *spec = (nc_tree_spec){ NC_TREE_BINOMIAL, 0, 0, NULL, 0 };
+    *spec = (nc_tree_spec){ NC_TREE_BINOMIAL, 0, 0, NULL, 0, NULL, 0, 0 };
     if (!strcmp(kind, "binomial"))
         return true;
     if (!strcmp(kind, "flat"))
@@ -653,7 +653,7 @@ static int conc(int argc, char **argv)
         if (pair) {
             for (unsigned i = 0; i < 4; i++)
                 list[r][i] = cyclic ? cyc[r][i] : ord[r][i];
-            spec = (nc_tree_spec){ cyclic ? NC_TREE_LIST_UNORDERED : NC_TREE_LIST, 0, 0, list[r], 0 };
+            spec = (nc_tree_spec){ cyclic ? NC_TREE_LIST_UNORDERED : NC_TREE_LIST, 0, 0, list[r], 0, NULL, 0, 0 };
         } else if (!tree_spec(kind, &spec, list[r])) {
             FAIL("conc: bad kind %s\n", kind);
             return 2;
@@ -763,10 +763,10 @@ static int api(void)
     static nc_member m[NC_GROUP_MAX_MEMBERS];
     static int parent[NC_GROUP_MAX_MEMBERS], list[NC_GROUP_MAX_MEMBERS];
     const nc_tree_spec kinds[] = {
-        { NC_TREE_BINOMIAL, 0, 0, NULL, 0 }, { NC_TREE_KBINOMIAL, 1, 0, NULL, 0 },
-        { NC_TREE_KBINOMIAL, 2, 0, NULL, 0 }, { NC_TREE_KBINOMIAL, 3, 0, NULL, 0 },
-        { NC_TREE_POSTAL, 0, 1, NULL, 0 }, { NC_TREE_POSTAL, 0, 2, NULL, 0 },
-        { NC_TREE_POSTAL, 0, 5, NULL, 0 },
+        { NC_TREE_BINOMIAL, 0, 0, NULL, 0, NULL, 0, 0 }, { NC_TREE_KBINOMIAL, 1, 0, NULL, 0, NULL, 0, 0 },
+        { NC_TREE_KBINOMIAL, 2, 0, NULL, 0, NULL, 0, 0 }, { NC_TREE_KBINOMIAL, 3, 0, NULL, 0, NULL, 0, 0 },
+        { NC_TREE_POSTAL, 0, 1, NULL, 0, NULL, 0, 0 }, { NC_TREE_POSTAL, 0, 2, NULL, 0, NULL, 0, 0 },
+        { NC_TREE_POSTAL, 0, 5, NULL, 0, NULL, 0, 0 },
     };
     unsigned checked = 0;
 
@@ -805,7 +805,7 @@ static int api(void)
         m[i] = (nc_member){ (uint16_t)i, 0 };
         list[i] = (int)i - 1;
     }
-    nc_tree_spec l = { NC_TREE_LIST, 0, 0, list, 0 };
+    nc_tree_spec l = { NC_TREE_LIST, 0, 0, list, 0, NULL, 0, 0 };
     if (nc_group_tree(m, 6, 0, &l, parent) != NC_OK || tree_broken(m, 6, 0, parent, true))
         FAIL("api: an ordered chain was refused or broken\n");
     list[2] = 3, list[3] = 1;
@@ -824,14 +824,50 @@ static int api(void)
     list[1] = 0, list[2] = -1;  /* two roots */
     if (nc_group_tree(m, 6, 0, &l, parent) != NC_EINVAL)
         FAIL("api: two roots were not refused\n");
-    nc_tree_spec bad[] = { { NC_TREE_POSTAL, 0, 65, NULL, 0 }, { NC_TREE_KBINOMIAL, 0, 0, NULL, 0 },
-                           { NC_TREE_FLAT, 0, 0, NULL, 0 }, { NC_TREE_LIST, 0, 0, NULL, 0 } };
-    for (unsigned i = 0; i < 40; i++)
+    static unsigned twice[40], rev[40], ident[40];
+    for (unsigned i = 0; i < 40; i++) {
         m[i] = (nc_member){ (uint16_t)i, 0 };
+        ident[i] = i;
+        rev[i] = i ? 40 - i : 0;        /* the root, then the others backwards */
+        twice[i] = i == 39 ? 1 : i;     /* member 1 twice, 39 missing */
+    }
+    nc_tree_spec bad[] = { { NC_TREE_POSTAL, 0, 65, NULL, 0, NULL, 0, 0 },
+                           { .kind = NC_TREE_KBINOMIAL, .pkt_size = 100 },
+                           { NC_TREE_FLAT, 0, 0, NULL, 0, NULL, 0, 0 }, { NC_TREE_LIST, 0, 0, NULL, 0, NULL, 0, 0 },
+                           { .kind = NC_TREE_BINOMIAL, .order = twice },
+                           { .kind = NC_TREE_BINOMIAL, .order = rev + 1 } };
     for (unsigned k = 0; k < sizeof bad / sizeof bad[0]; k++)
-        if (nc_group_tree(m, 40, 0, &bad[k], parent) != NC_EINVAL)
-            FAIL("api: bad spec %u (postal lambda 65, k 0, flat over 40, list without parents) "
+        if (nc_group_tree(m, k == 5 ? 39 : 40, 0, &bad[k], parent) != NC_EINVAL)
+            FAIL("api: bad spec %u (postal lambda 65, packets of 100 B, flat over 40, list without "
+                 "parents, an order with a member twice, an order not starting at the root) "
                  "not refused\n", k);
+    /* k 0: seed 001's optimal k for the message's packets; a named order:
+     * the same tree on the positions, members relabelled */
+    {
+        int p_opt[40], p_k[40], p_id[40], p_rev[40];
+        unsigned kopt = 0, pk = 0;
+        nc_tree_spec opt = { .kind = NC_TREE_KBINOMIAL, .size = 4096, .pkt_size = 64 };
+        nc_tree_spec fixed = { .kind = NC_TREE_KBINOMIAL };
+        nc_tree_spec byid = { .kind = NC_TREE_BINOMIAL, .order = ident };
+        nc_tree_spec byrev = { .kind = NC_TREE_BINOMIAL, .order = rev };
+
+        if (nc_group_optimal_k(40, 4096, 64, &kopt, &pk) || pk != 64 || kopt < 1 || kopt > 6)
+            FAIL("api: nc_group_optimal_k(40, 4096, 64): k %u, %u packets\n", kopt, pk);
+        fixed.k = kopt;
+        if (nc_group_tree(m, 40, 0, &opt, p_opt) || nc_group_tree(m, 40, 0, &fixed, p_k) ||
+            memcmp(p_opt, p_k, sizeof p_opt))
+            FAIL("api: k 0 is not the tree of the optimal k %u\n", kopt);
+        if (nc_group_tree(m, 40, 0, &byid, p_id) || nc_group_tree(m, 40, 0, &kinds[0], p_k) ||
+            memcmp(p_id, p_k, sizeof p_id))
+            FAIL("api: the identity order is not the ID order\n");
+        if (nc_group_tree(m, 40, 0, &byrev, p_rev))
+            FAIL("api: the reversed order was refused\n");
+        for (unsigned i = 1; i < 40; i++)
+            if (p_rev[rev[i]] != (int)rev[p_id[i]])
+                FAIL("api: on the reversed order member %u's parent is %d, want %u\n", rev[i],
+                     p_rev[rev[i]], rev[p_id[i]]);
+        checked += 4;
+    }
     m[7] = m[3];
     if (nc_group_tree(m, 10, 0, &kinds[0], parent) != NC_EINVAL)
         FAIL("api: a member twice was not refused\n");
@@ -862,7 +898,7 @@ static int postal(void)
         m[i] = (nc_member){ (uint16_t)i, 0 };
     p = open_port(0);
     if (nc_postal_lambda(0, &lambda, why, sizeof why) != NC_OK) {
-        nc_tree_spec s0 = { NC_TREE_POSTAL, 0, 0, NULL, 64 };
+        nc_tree_spec s0 = { NC_TREE_POSTAL, 0, 0, NULL, 64, NULL, 0, 0 };
 
         nc_host_printf("postal table refused: %s\n", why);
         rc = nc_group_create(p, GROUP, m, nn, 0, &s0);
@@ -874,8 +910,8 @@ static int postal(void)
         return failures != 0;
     }
     for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        nc_tree_spec s0 = { NC_TREE_POSTAL, 0, 0, NULL, sizes[i] };
-        nc_tree_spec sl = { NC_TREE_POSTAL, 0, 0, NULL, 0 };
+        nc_tree_spec s0 = { NC_TREE_POSTAL, 0, 0, NULL, sizes[i], NULL, 0, 0 };
+        nc_tree_spec sl = { NC_TREE_POSTAL, 0, 0, NULL, 0, NULL, 0, 0 };
 
         if ((rc = nc_postal_lambda(sizes[i], &lambda, why, sizeof why)) != NC_OK) {
             FAIL("postal: size %zu: %s\n", sizes[i], why);
@@ -887,7 +923,7 @@ static int postal(void)
             memcmp(pa, pb, sizeof pa))
             FAIL("postal: size %zu: the lambda-0 tree is not postal:%u's\n", sizes[i], lambda);
     }
-    nc_tree_spec s0 = { NC_TREE_POSTAL, 0, 0, NULL, 4096 };
+    nc_tree_spec s0 = { NC_TREE_POSTAL, 0, 0, NULL, 4096, NULL, 0, 0 };
     if ((rc = nc_group_create(p, GROUP, m, nn, 0, &s0)) != NC_OK)
         FAIL("postal: nc_group_create with lambda 0: %s\n", nc_strerror(rc));
     nc_close(p);

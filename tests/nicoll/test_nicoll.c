@@ -347,7 +347,7 @@ static void test_command_words(void **state)
     assert_int_equal(nc_group_multisend(p, 8, parent, &root, 1), NC_OK);
     assert_command(k++, (uint32_t[]){ NC_CMD_MCAST, NC_MC_OP_SET, 8, 1u << 8 | 3u, 0, 0, 0, 0 });
     poison(1);
-    assert_int_equal(nc_group_write(p, 9, &parent, NULL, 0), NC_OK);
+    assert_int_equal(nc_group_write(p, 9, &parent, NULL, 0, 0, false), NC_OK);
     assert_command(k++, (uint32_t[]){ NC_CMD_MCAST, NC_MC_OP_SET, 9, 1u << 8 | 3u, 0, 0, 0, 0 });
     poison(1);
     assert_int_equal(nc_mcast(p, 7, buf, 8, &ctx), NC_OK);
