@@ -141,10 +141,8 @@ static void echo(const char *kind, const char *module, int iters, int nsizes, ch
 
         memset(buf, k, (size_t)size);
         /* The NIC echo starts 1 ms after the last ordinary packet to rank 1
-         * and times from rank 0 alone, with no barrier inside: on P-VM an
-         * ordinary packet reaching rank 1 just after a packet its echo
-         * module kept can reach rank 1's host with the kept packet's bytes
-         * (a firmware fault, docs/bench-r10.md "Status"). */
+         * and times from rank 0 alone, with no barrier inside: only the
+         * echo's own packets are on the wire while it is timed. */
         if (nic && me == 0)
             busy_us(1000);
         for (int i = -20; i < iters; i++) {
