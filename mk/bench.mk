@@ -101,7 +101,7 @@ postal-table: $(R12_B)/r1_multisend.so $(R12_B)/postal_lambda $(FW_DIR)/mcp.img 
 R3R4_SO := $(BUILD)/bench/r3r4_bcast.so
 ALL_TARGETS += $(R3R4_SO)
 
-$(R3R4_SO): host/bench/r3r4_bcast.c include/nicoll/hostif.h $(MPI_LIB) $(BIN)/lanai-mpicc
+$(R3R4_SO): host/bench/r3r4_bcast.c host/bench/mpi_bench.h include/nicoll/hostif.h $(MPI_LIB) $(BIN)/lanai-mpicc
 	@mkdir -p $(@D)
 	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra -Iinclude $< -o $@
 
@@ -134,7 +134,7 @@ bench-r6: $(R6_DEPS)
 R9_SO := $(BUILD)/bench/r9_reduce.so
 ALL_TARGETS += $(R9_SO)
 
-$(R9_SO): host/bench/r9_reduce.c include/nicoll/hostif.h $(MPI_LIB) $(BIN)/lanai-mpicc
+$(R9_SO): host/bench/r9_reduce.c host/bench/mpi_bench.h include/nicoll/hostif.h $(MPI_LIB) $(BIN)/lanai-mpicc
 	@mkdir -p $(@D)
 	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra -Iinclude $< -o $@
 
@@ -216,7 +216,7 @@ R10_SO  := $(BUILD)/bench/r10_nicvm.so
 R10_IMG := $(BUILD)/bench/mcp_nonicvm.img
 ALL_TARGETS += $(R10_SO) $(R10_IMG)
 
-$(R10_SO): host/bench/r10_nicvm.c include/nicoll/hostif.h $(MPI_LIB) $(BIN)/lanai-mpicc
+$(R10_SO): host/bench/r10_nicvm.c host/bench/mpi_bench.h include/nicoll/hostif.h $(MPI_LIB) $(BIN)/lanai-mpicc
 	@mkdir -p $(@D)
 	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra -Iinclude $< -o $@
 

@@ -40,24 +40,14 @@
 
 #include "nicoll/hostif.h"
 
+#define BENCH_PROG "r10_nicvm"
+#include "mpi_bench.h"
+
 #define MAXMSG MPI_NC_MODULE_MSG_MAX
 #define TAG_DATA 1
 #define TAG_NOTE 2
 
 static int me, np;
-
-static unsigned long arg_num(const char *what, const char *s, unsigned long lo, unsigned long hi)
-{
-    char *end;
-    unsigned long v = strtoul(s, &end, 10);
-
-    if (!*s || *end || v < lo || v > hi) {
-        if (me == 0)
-            fprintf(stderr, "r10_nicvm: %s '%s' is not a number in %lu..%lu\n", what, s, lo, hi);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    return v;
-}
 
 static void usage(void)
 {
@@ -90,7 +80,7 @@ static void module_add(const char *name, const char *path)
 
 static int size_arg(const char *s)
 {
-    return (int)arg_num("SIZE", s, 0, MAXMSG);
+    return (int)bench_arg_num("SIZE", s, 0, MAXMSG);
 }
 
 /* A busy loop of us microseconds: CPU time, not a sleep. */
@@ -247,15 +237,8 @@ static void bcast(const char *kind, const char *module, int iters, int nsizes, c
     }
 }
 
-/* xorshift64*: small, seeded, the same on every platform */
+/* the skews' generator (mpi_bench.h) */
 static uint64_t rng;
-static double uniform01(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
 
 
 static void cpu(const char *kind, const char *module, int iters, unsigned long seed,
@@ -268,11 +251,11 @@ static void cpu(const char *kind, const char *module, int iters, unsigned long s
     if (me == 0)
         printf("# skew draws: seed %lu + rank\n", seed);
     for (int k = 0; k < nmax; k++) {
-        double max_us = (double)arg_num("MAX_US", maxs[k], 0, 100000);
+        double max_us = (double)bench_arg_num("MAX_US", maxs[k], 0, 100000);
         double catchup = max_us + catchup_us, used = 0, total = 0;
 
         for (int i = -2; i < iters; i++) {
-            double skew = uniform01() * max_us;
+            double skew = bench_uniform01(&rng) * max_us;
 
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime();
@@ -299,14 +282,14 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (argc >= 4 && !strcmp(argv[1], "pingpong") && np == 2)
-        pingpong((int)arg_num("ITERS", argv[2], 1, 1000000), argc - 3, argv + 3);
+        pingpong((int)bench_arg_num("ITERS", argv[2], 1, 1000000), argc - 3, argv + 3);
     else if (argc >= 6 && !strcmp(argv[1], "echo") && np == 2)
-        echo(argv[2], argv[3], (int)arg_num("ITERS", argv[4], 1, 1000000), argc - 5, argv + 5);
+        echo(argv[2], argv[3], (int)bench_arg_num("ITERS", argv[4], 1, 1000000), argc - 5, argv + 5);
     else if (argc >= 6 && !strcmp(argv[1], "bcast") && np >= 2)
-        bcast(argv[2], argv[3], (int)arg_num("ITERS", argv[4], 1, 1000000), argc - 5, argv + 5);
+        bcast(argv[2], argv[3], (int)bench_arg_num("ITERS", argv[4], 1, 1000000), argc - 5, argv + 5);
     else if (argc >= 9 && !strcmp(argv[1], "cpu") && np >= 2)
-        cpu(argv[2], argv[3], (int)arg_num("ITERS", argv[4], 1, 1000000),
-            arg_num("SEED", argv[5], 0, ~0ul), (double)arg_num("CATCHUP_US", argv[6], 0, 100000),
+        cpu(argv[2], argv[3], (int)bench_arg_num("ITERS", argv[4], 1, 1000000),
+            bench_arg_num("SEED", argv[5], 0, ~0ul), (double)bench_arg_num("CATCHUP_US", argv[6], 0, 100000),
             size_arg(argv[7]), argc - 8, argv + 8);
     else
         usage();

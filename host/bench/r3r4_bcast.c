@@ -29,27 +29,17 @@
 
 #include "nicoll/hostif.h"
 
+#define BENCH_PROG "r3r4_bcast"
+#include "mpi_bench.h"
+
 static int me, np;
-
-static unsigned long arg_num(const char *what, const char *s, unsigned long lo, unsigned long hi)
-{
-    char *end;
-    unsigned long v = strtoul(s, &end, 10);
-
-    if (!*s || *end || v < lo || v > hi) {
-        if (me == 0)
-            fprintf(stderr, "r3r4_bcast: %s '%s' is not a number in %lu..%lu\n", what, s, lo, hi);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    return v;
-}
 
 static void latency(int iters, int nsizes, char **sizes)
 {
     char *buf = malloc(65536);
 
     for (int k = 0; k < nsizes; k++) {
-        int size = (int)arg_num("SIZE", sizes[k], 0, 65536);
+        int size = (int)bench_arg_num("SIZE", sizes[k], 0, 65536);
         double worst = 0;
 
         memset(buf, me, (size_t)size);
@@ -80,15 +70,8 @@ static void latency(int iters, int nsizes, char **sizes)
     free(buf);
 }
 
-/* xorshift64*: small, seeded, the same on every platform */
+/* the skews' generator (mpi_bench.h) */
 static uint64_t rng;
-static double uniform01(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
 
 static void skew(int iters, unsigned long seed, int size, int navg, char **avgs)
 {
@@ -98,13 +81,13 @@ static void skew(int iters, unsigned long seed, int size, int navg, char **avgs)
     if (me == 0)
         printf("# skew draws: seed %lu + rank\n", seed);
     for (int k = 0; k < navg; k++) {
-        double avg_us = (double)arg_num("AVG_US", avgs[k], 0, 100000);
+        double avg_us = (double)bench_arg_num("AVG_US", avgs[k], 0, 100000);
         double max_us = 3 * avg_us, inside = 0, total = 0;
 
         for (int i = 0; i < iters; i++) {
             MPI_Barrier(MPI_COMM_WORLD);
             if (me != 0) {
-                double s = (uniform01() - 0.5) * max_us;
+                double s = (bench_uniform01(&rng) - 0.5) * max_us;
                 if (s > 0)
                     nc_host_compute_ns((uint64_t)(s * 1000));
             }
@@ -125,10 +108,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (argc >= 4 && !strcmp(argv[1], "latency") && np >= 2) {
-        latency((int)arg_num("ITERS", argv[2], 1, 1000000), argc - 3, argv + 3);
+        latency((int)bench_arg_num("ITERS", argv[2], 1, 1000000), argc - 3, argv + 3);
     } else if (argc >= 6 && !strcmp(argv[1], "skew") && np >= 2) {
-        skew((int)arg_num("ITERS", argv[2], 1, 1000000), arg_num("SEED", argv[3], 0, ~0ul),
-             (int)arg_num("SIZE", argv[4], 0, 65536), argc - 5, argv + 5);
+        skew((int)bench_arg_num("ITERS", argv[2], 1, 1000000), bench_arg_num("SEED", argv[3], 0, ~0ul),
+             (int)bench_arg_num("SIZE", argv[4], 0, 65536), argc - 5, argv + 5);
     } else {
         if (me == 0)
             fprintf(stderr, "usage: r3r4_bcast latency ITERS SIZE...\n"

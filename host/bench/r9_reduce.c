@@ -46,43 +46,23 @@
 
 #include "nicoll/hostif.h"
 
+#define BENCH_PROG "r9_reduce"
+#include "mpi_bench.h"
+
 #define WARMUP 5
 #define TAG_NOTIFY 9
 
 static int me, np;
 
-static unsigned long arg_num(const char *what, const char *s, unsigned long lo, unsigned long hi)
-{
-    char *end;
-    unsigned long v = strtoul(s, &end, 10);
-
-    if (!*s || *end || v < lo || v > hi) {
-        if (me == 0)
-            fprintf(stderr, "r9_reduce: %s '%s' is not a number in %lu..%lu\n", what, s, lo, hi);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    return v;
-}
-
-/* xorshift64*: small, seeded, the same on every platform */
+/* the skews' generator (mpi_bench.h) */
 static uint64_t rng;
 static void reseed(unsigned long seed, unsigned long it)
 {
     rng = ((uint64_t)seed * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)it * 0xBF58476D1CE4E5B9ull) ^
           ((uint64_t)me * 0x94D049BB133111EBull);
     rng |= 1;
-    for (int i = 0; i < 4; i++) {
-        rng ^= rng >> 12;
-        rng ^= rng << 25;
-        rng ^= rng >> 27;
-    }
-}
-static uint64_t next(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 2685821657736338717ull;
+    for (int i = 0; i < 4; i++)
+        bench_xorshift(&rng);
 }
 
 static void fill(double *v, int count)
@@ -104,13 +84,13 @@ static void cpu(int iters, unsigned long seed, int count, uint64_t catchup_us, i
     for (int i = 0; i < WARMUP; i++)
         MPI_Reduce(in, out, count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     for (int k = 0; k < nmax; k++) {
-        uint64_t max_ns = arg_num("MAXSKEW_US", maxs[k], 0, 1000000) * 1000;
+        uint64_t max_ns = bench_arg_num("MAXSKEW_US", maxs[k], 0, 1000000) * 1000;
         uint64_t catchup_ns = max_ns + catchup_us * 1000, busy = 0;
         double mine, sum = 0, lo = 0, hi = 0;
 
         for (int it = 0; it < iters; it++) {
             reseed(seed, (unsigned long)(max_ns / 1000) << 32 | (unsigned long)it);
-            uint64_t skew = max_ns ? next() % (max_ns + 1) : 0;
+            uint64_t skew = max_ns ? bench_xorshift(&rng) % (max_ns + 1) : 0;
 
             MPI_Barrier(MPI_COMM_WORLD);
             uint64_t t0 = nc_host_now_ns();
@@ -179,7 +159,7 @@ static void latency(int iters, int ncounts, char **counts)
         printf("# latency: %d ranks, %d reductions per count, last node %d\noneway %d %.3f\n", np,
                iters, last, last, oneway / 1000.0);
     for (int k = 0; k < ncounts; k++) {
-        int count = (int)arg_num("COUNT", counts[k], 1, 510);
+        int count = (int)bench_arg_num("COUNT", counts[k], 1, 510);
         double *in = malloc(sizeof *in * (size_t)count), *out = malloc(sizeof *out * (size_t)count);
         uint64_t total = 0;
 
@@ -211,11 +191,11 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (argc >= 7 && !strcmp(argv[1], "cpu") && np >= 2) {
-        cpu((int)arg_num("ITERS", argv[2], 1, 1000000), arg_num("SEED", argv[3], 0, ~0ul),
-            (int)arg_num("COUNT", argv[4], 1, 510), arg_num("CATCHUP_US", argv[5], 0, 1000000),
+        cpu((int)bench_arg_num("ITERS", argv[2], 1, 1000000), bench_arg_num("SEED", argv[3], 0, ~0ul),
+            (int)bench_arg_num("COUNT", argv[4], 1, 510), bench_arg_num("CATCHUP_US", argv[5], 0, 1000000),
             argc - 6, argv + 6);
     } else if (argc >= 4 && !strcmp(argv[1], "latency") && np >= 2) {
-        latency((int)arg_num("ITERS", argv[2], 1, 1000000), argc - 3, argv + 3);
+        latency((int)bench_arg_num("ITERS", argv[2], 1, 1000000), argc - 3, argv + 3);
     } else {
         if (me == 0)
             fprintf(stderr, "usage: r9_reduce cpu ITERS SEED COUNT CATCHUP_US MAXSKEW_US...\n"
