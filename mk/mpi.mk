@@ -76,16 +76,24 @@ $(MPI_LIB): $(MPI_LIB_DEPS)
 	rm -f $@
 	ar rcs $@ $(foreach f,$(MPI_SRCS) $(MPI_REF_SRCS),$(BUILD)/lib/mpi-emu/$(basename $(notdir $(f))).o)
 
+# The recipe of a mutant libmpi (the rule's first prerequisite, $<, is
+# its patch): host/mpi patched in a copy, $(MPI_MUT)/STEM.src, and built
+# with $(MPI_LIB)'s flags, the copy's headers first.
+#   $(call MPI_MUTANT_LIB,STEM)
+define MPI_MUTANT_LIB
+@mkdir -p $(MPI_MUT)/$(1).obj
+bash tests/lib/mutate $< $(MPI_MUT)/$(1).src host/mpi
+for f in $(MPI_SRCS); do \
+    $(HOSTCC) $(subst -Ihost/mpi,-I$(MPI_MUT)/$(1).src/host/mpi,$(MPI_CFLAGS)) -c $(MPI_MUT)/$(1).src/$$f \
+        -o $(MPI_MUT)/$(1).obj/$$(basename $$f .c).o || exit 1; done
+for f in $(MPI_REF_SRCS); do \
+    $(HOSTCC) $(MPI_CFLAGS) -c $$f -o $(MPI_MUT)/$(1).obj/$$(basename $$f .c).o || exit 1; done
+rm -f $@
+ar rcs $@ $(foreach f,$(MPI_SRCS) $(MPI_REF_SRCS),$(MPI_MUT)/$(1).obj/$(basename $(notdir $(f))).o)
+endef
+
 $(MPI_MUT)/libmpi-emu-%.a: tests/mpi/mutants/mpi_%.patch $(MPI_LIB_DEPS) tests/lib/mutate
-	@mkdir -p $(MPI_MUT)/$*.obj
-	bash tests/lib/mutate $< $(MPI_MUT)/$*.src host/mpi
-	for f in $(MPI_SRCS); do \
-	    $(HOSTCC) $(subst -Ihost/mpi,-I$(MPI_MUT)/$*.src/host/mpi,$(MPI_CFLAGS)) -c $(MPI_MUT)/$*.src/$$f \
-	        -o $(MPI_MUT)/$*.obj/$$(basename $$f .c).o || exit 1; done
-	for f in $(MPI_REF_SRCS); do \
-	    $(HOSTCC) $(MPI_CFLAGS) -c $$f -o $(MPI_MUT)/$*.obj/$$(basename $$f .c).o || exit 1; done
-	rm -f $@
-	ar rcs $@ $(foreach f,$(MPI_SRCS) $(MPI_REF_SRCS),$(MPI_MUT)/$*.obj/$(basename $(notdir $(f))).o)
+	$(call MPI_MUTANT_LIB,$*)
 
 # Test programs: ordinary MPI programs, built with lanai-mpicc as a user would.
 $(MPI_T)/%.so: tests/mpi/%.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
@@ -185,15 +193,7 @@ $(BYP_T)/mpi_bypass.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h $(MPI_
 	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -lm -o $@
 
 $(MPI_MUT)/libmpi-bypass-%.a: tests/red/bypass/mutants/bypass_%.patch $(MPI_LIB_DEPS) tests/lib/mutate
-	@mkdir -p $(MPI_MUT)/bypass-$*.obj
-	bash tests/lib/mutate $< $(MPI_MUT)/bypass-$*.src host/mpi
-	for f in $(MPI_SRCS); do \
-	    $(HOSTCC) $(subst -Ihost/mpi,-I$(MPI_MUT)/bypass-$*.src/host/mpi,$(MPI_CFLAGS)) -c $(MPI_MUT)/bypass-$*.src/$$f \
-	        -o $(MPI_MUT)/bypass-$*.obj/$$(basename $$f .c).o || exit 1; done
-	for f in $(MPI_REF_SRCS); do \
-	    $(HOSTCC) $(MPI_CFLAGS) -c $$f -o $(MPI_MUT)/bypass-$*.obj/$$(basename $$f .c).o || exit 1; done
-	rm -f $@
-	ar rcs $@ $(foreach f,$(MPI_SRCS) $(MPI_REF_SRCS),$(MPI_MUT)/bypass-$*.obj/$(basename $(notdir $(f))).o)
+	$(call MPI_MUTANT_LIB,bypass-$*)
 
 $(MPI_MUT)/mpi_bypass-%.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-bypass-%.a $(BIN)/lanai-mpicc
 	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-bypass-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -lm -o $@
@@ -216,15 +216,7 @@ $(NVMPI_T)/mpi_nicvm.so: tests/nicvm/mpi/mpi_nicvm.c tests/mpi/mpitest.h $(MPI_L
 	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
 
 $(MPI_MUT)/libmpi-nvmpi-%.a: tests/nicvm/mpi/mutants/nvmpi_%.patch $(MPI_LIB_DEPS) tests/lib/mutate
-	@mkdir -p $(MPI_MUT)/nvmpi-$*.obj
-	bash tests/lib/mutate $< $(MPI_MUT)/nvmpi-$*.src host/mpi
-	for f in $(MPI_SRCS); do \
-	    $(HOSTCC) $(subst -Ihost/mpi,-I$(MPI_MUT)/nvmpi-$*.src/host/mpi,$(MPI_CFLAGS)) -c $(MPI_MUT)/nvmpi-$*.src/$$f \
-	        -o $(MPI_MUT)/nvmpi-$*.obj/$$(basename $$f .c).o || exit 1; done
-	for f in $(MPI_REF_SRCS); do \
-	    $(HOSTCC) $(MPI_CFLAGS) -c $$f -o $(MPI_MUT)/nvmpi-$*.obj/$$(basename $$f .c).o || exit 1; done
-	rm -f $@
-	ar rcs $@ $(foreach f,$(MPI_SRCS) $(MPI_REF_SRCS),$(MPI_MUT)/nvmpi-$*.obj/$(basename $(notdir $(f))).o)
+	$(call MPI_MUTANT_LIB,nvmpi-$*)
 
 $(MPI_MUT)/mpi_nicvm-%.so: tests/nicvm/mpi/mpi_nicvm.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-nvmpi-%.a $(BIN)/lanai-mpicc
 	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-nvmpi-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -o $@
