@@ -155,9 +155,24 @@ $(BUILD)/bin/lanai-profile: lanai-emu/profile/lanai-profile.c $(PROFILE_SRCS) $(
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) -Ilanai-emu/profile $(COMMON_INC) $< $(PROFILE_SRCS) -o $@
 
-$(BUILD)/tests/profile/test_profile: tests/profile/test_profile.c $(PROFILE_SRCS) $(PROFILE_HDRS)
+# (the test reads the management entity's defaults from lanai-emu/fabric/subnet_mgr.h)
+$(BUILD)/tests/profile/test_profile: tests/profile/test_profile.c $(PROFILE_SRCS) $(PROFILE_HDRS) \
+                                     lanai-emu/fabric/subnet_mgr.h lanai-emu/fabric/topology.h
 	@mkdir -p $(@D)
-	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra -Ilanai-emu/profile $< $(PROFILE_SRCS) -lcmocka -o $@
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra -Ilanai-emu/profile -Ilanai-emu/fabric $< \
+	    $(PROFILE_SRCS) -lcmocka -o $@
+
+# Its mutants (tests/profile/mutants/NAME.patch): test_profile built on a
+# patched copy of lanai-emu/profile, which tests/profile/suite expects to fail.
+PROFILE_MUTANTS := $(patsubst %.patch,%,$(notdir $(sort $(wildcard tests/profile/mutants/*.patch))))
+CHECK_TARGETS += $(foreach v,$(PROFILE_MUTANTS),$(MUT)/profile/test_profile-$(v))
+$(MUT)/profile/test_profile-%: tests/profile/mutants/%.patch tests/profile/test_profile.c \
+		$(PROFILE_SRCS) $(PROFILE_HDRS) lanai-emu/fabric/subnet_mgr.h tests/lib/mutate
+	@mkdir -p $(@D)
+	bash tests/lib/mutate $< $(MUT)/profile/$*.src lanai-emu/profile
+	$(HOSTCC) -std=gnu11 -O1 -g -Wall -Wextra -I$(MUT)/profile/$*.src/lanai-emu/profile \
+	    -Ilanai-emu/fabric tests/profile/test_profile.c \
+	    $(addprefix $(MUT)/profile/$*.src/,$(PROFILE_SRCS)) -lcmocka -o $@
 
 $(BUILD)/fuzz/fuzz_profile: tests/fuzz/fuzz_profile.c $(PROFILE_SRCS) $(PROFILE_HDRS)
 	@mkdir -p $(@D)

@@ -338,6 +338,21 @@ static int finish(struct profile *p, struct pstate *st, const char *name,
                     return -1;
                 }
     }
+    /* the management entity hands out no more group ids than a switch's
+     * table holds (docs/fabric.md, "The management entity") */
+    if (p->sm_groups > p->mcast_entries) {
+        int kg = find_key(st, "net.sm_groups"), ke = find_key(st, "net.mcast_entries");
+        unsigned lg = st->base_line[kg], le = st->base_line[ke];
+        char where[24] = "";
+        if (lg || le)
+            snprintf(where, sizeof where, ":%u", lg > le ? lg : le);
+        snprintf(err, errlen, "%s%s: key 'net.sm_groups': %llu%s is more than "
+                 "net.mcast_entries (%llu%s): the management entity hands out no more "
+                 "group ids than a switch's table holds", name, where,
+                 (unsigned long long)p->sm_groups, lg ? "" : " (the default)",
+                 (unsigned long long)p->mcast_entries, le ? "" : ", the default");
+        return -1;
+    }
     /* a burst is a whole number of bus words, for the base and every class */
     for (int c = -1; c < (int)p->nclasses; c++) {
         const struct profile_params *pp = c < 0 ? &p->base : &p->cls[c].p;

@@ -79,6 +79,13 @@ struct profile {
     uint64_t mcast_entries;         /* multicast table entries per switch */
     uint64_t switch_agent_ps;       /* a switch's management agent, per request */
     uint64_t mcast_buffer;          /* multicast branches a switch's buffer holds */
+    /* the management entity (lanai-emu/fabric/subnet_mgr.h, struct sm_params) */
+    uint64_t sm_timeout_ps;         /* transaction time-out: an unanswered table write is sent again */
+    uint64_t sm_outstanding;        /* table writes on the wire at once */
+    uint64_t sm_request_ps;         /* its work per create, join or leave */
+    uint64_t sm_set_ps;             /* its work per table write sent */
+    uint64_t sm_answer_ps;          /* its work per switch answer taken */
+    uint64_t sm_groups;             /* group ids it hands out; at most mcast_entries */
     struct profile_params base;
     unsigned nclasses;
     struct profile_class cls[PROFILE_MAX_CLASSES];

@@ -66,6 +66,24 @@ static const struct profile_key keys[] = {
       "a switch's management agent, per table write" },
     { "net.mcast_buffer", PDIM_COUNT, CLUS(mcast_buffer), 1, 4096, true, 32,
       "held multicast branches a switch's replication buffer holds (docs/fabric.md)" },
+    /* The management entity (docs/fabric.md, "The management entity"): the
+     * defaults are subnet_mgr.h's SM_TIMEOUT_PS, SM_MAX_OUTSTANDING,
+     * SM_REQUEST_PS, SM_SET_PS, SM_ANSWER_PS and SM_GROUPS, and must stay
+     * equal to them (tests/profile checks it). net.sm_groups is at most
+     * net.mcast_entries (profile.c), as the entity requires, so that a
+     * group whose tree spans every switch always finds a table entry. */
+    { "net.sm_timeout", PDIM_TIME, CLUS(sm_timeout_ps), 1 * US, 1000 * MS, true, 10 * MS,
+      "the management entity's transaction time-out (seed 003 s5.1)" },
+    { "net.sm_outstanding", PDIM_COUNT, CLUS(sm_outstanding), 1, 4096, true, 4,
+      "the management entity's table writes on the wire at once" },
+    { "net.sm_request", PDIM_TIME, CLUS(sm_request_ps), 0, 1000 * MS, true, 20 * US,
+      "the management entity's work per create, join or leave" },
+    { "net.sm_set", PDIM_TIME, CLUS(sm_set_ps), 0, 1000 * MS, true, 5 * US,
+      "the management entity's work per table write sent" },
+    { "net.sm_answer", PDIM_TIME, CLUS(sm_answer_ps), 0, 1000 * MS, true, 2 * US,
+      "the management entity's work per switch answer taken" },
+    { "net.sm_groups", PDIM_COUNT, CLUS(sm_groups), 1, 16382, true, 1024,
+      "multicast group ids the management entity hands out (<= net.mcast_entries)" },
 
     { "host.clock", PDIM_FREQ, NODE(host_clock_hz), 10 * MHZ, 10 * GHZ, REQ,
       "host CPU clock" },

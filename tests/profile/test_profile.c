@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "profile.h"
+#include "subnet_mgr.h"         /* the management entity's defaults (SM_*) */
 
 #define PROFILES_DIR "lanai-emu/profiles"
 
@@ -145,6 +146,13 @@ static void test_shipped_round_trip(void **state)
                     p.link_latency_ps == q.link_latency_ps &&
                     p.switch_latency_ps == q.switch_latency_ps &&
                     p.switch_ports == q.switch_ports);
+        assert_true(p.mcast_entries == q.mcast_entries &&
+                    p.switch_agent_ps == q.switch_agent_ps &&
+                    p.mcast_buffer == q.mcast_buffer &&
+                    p.sm_timeout_ps == q.sm_timeout_ps &&
+                    p.sm_outstanding == q.sm_outstanding &&
+                    p.sm_request_ps == q.sm_request_ps && p.sm_set_ps == q.sm_set_ps &&
+                    p.sm_answer_ps == q.sm_answer_ps && p.sm_groups == q.sm_groups);
         assert_int_equal(p.nclasses, q.nclasses);
         for (unsigned c = 0; c < p.nclasses; c++) {
             assert_memory_equal(&p.cls[c].p, &q.cls[c].p, sizeof p.cls[c].p);
@@ -317,6 +325,34 @@ static void test_optional_defaults(void **state)
     free(t);
 }
 
+/* The management entity's keys default to what the entity itself uses
+ * (subnet_mgr.h), so a profile that leaves them out runs the entity as
+ * sm_default_params() sets it up. */
+static void test_sm_defaults(void **state)
+{
+    static struct profile p;
+    char err[512];
+    char *t = variant(NULL, NULL, NULL);
+    (void)state;
+
+    assert_int_equal(parse_text(&p, t, err, sizeof err), 0);
+    assert_int_equal(p.sm_timeout_ps, SM_TIMEOUT_PS);
+    assert_int_equal(p.sm_outstanding, SM_MAX_OUTSTANDING);
+    assert_int_equal(p.sm_request_ps, SM_REQUEST_PS);
+    assert_int_equal(p.sm_set_ps, SM_SET_PS);
+    assert_int_equal(p.sm_answer_ps, SM_ANSWER_PS);
+    assert_int_equal(p.sm_groups, SM_GROUPS);
+    assert_int_equal(p.sm_timeout_ps, 10000000000ull);          /* 10 ms */
+    assert_int_equal(p.sm_groups, p.mcast_entries);
+    free(t);
+    /* every id a switch's table holds: accepted */
+    t = variant("net.sm_groups", "net.sm_groups = 16382", "net.mcast_entries = 16382\n");
+    if (parse_text(&p, t, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(p.sm_groups, 16382);
+    free(t);
+}
+
 /* ---- units ---------------------------------------------------------------- */
 
 struct conv { const char *line; size_t off; bool cluster; uint64_t want; };
@@ -363,6 +399,13 @@ static const struct conv convs[] = {
     { "host.interrupt = 10 ms",   PP(host_interrupt_ps), 10000000000ull },
     { "host.compute_scale = 0.5", PP(host_compute_scale_micro), 500000 },
     { "cluster.nodes = 4096",     PC(nodes), 4096 },
+    { "net.sm_timeout = 10 ms",   PC(sm_timeout_ps), 10000000000ull },
+    { "net.sm_timeout = 0.2 s",   PC(sm_timeout_ps), 200000000000ull },
+    { "net.sm_outstanding = 64",  PC(sm_outstanding), 64 },
+    { "net.sm_request = 20 us",   PC(sm_request_ps), 20000000 },
+    { "net.sm_set = 0 ns",        PC(sm_set_ps), 0 },
+    { "net.sm_answer = 1.5 us",   PC(sm_answer_ps), 1500000 },
+    { "net.sm_groups = 8",        PC(sm_groups), 8 },
 };
 
 static void test_unit_conversions(void **state)
@@ -496,6 +539,27 @@ static const struct bad bads[] = {
       "t.profile:25: node set 'odd': expected N, N-M or N-M/STEP items separated by commas" },
     { "class burst vs width", NULL, NULL, "[nodes 1]\npci.max_burst = 12 B\n",
       "t.profile:26: key 'pci.max_burst': 12 B is not a multiple of the 64-bit bus word" },
+    { "more group ids than table entries", NULL, NULL,
+      "net.mcast_entries = 512\nnet.sm_groups = 513\n",
+      "t.profile:26: key 'net.sm_groups': 513 is more than net.mcast_entries (512): the "
+      "management entity hands out no more group ids than a switch's table holds" },
+    { "default group ids, smaller table", NULL, NULL, "net.mcast_entries = 100\n",
+      "t.profile:25: key 'net.sm_groups': 1024 (the default) is more than "
+      "net.mcast_entries (100): the management entity hands out no more group ids than a "
+      "switch's table holds" },
+    { "group ids, default table", NULL, NULL, "net.sm_groups = 2000\n",
+      "t.profile:25: key 'net.sm_groups': 2000 is more than net.mcast_entries (1024, the "
+      "default): the management entity hands out no more group ids than a switch's table "
+      "holds" },
+    { "time-out of zero", NULL, NULL, "net.sm_timeout = 0 ms\n",
+      "t.profile:25: key 'net.sm_timeout': '0 ms' is out of range (1 us .. 1 s)" },
+    { "no table writes on the wire", NULL, NULL, "net.sm_outstanding = 0\n",
+      "t.profile:25: key 'net.sm_outstanding': '0' is out of range (1 .. 4096)" },
+    { "group ids beyond the multicast space", NULL, NULL, "net.sm_groups = 16383\n",
+      "t.profile:25: key 'net.sm_groups': '16383' is out of range (1 .. 16382)" },
+    { "entity key in [nodes]", NULL, NULL, "[nodes 1]\nnet.sm_set = 5 us\n",
+      "t.profile:26: key 'net.sm_set' is shared by all nodes and cannot be set in a "
+      "[nodes] section" },
     { "NUL byte", NULL, NULL, "# a",
       "t.profile:25: NUL byte: not a text file" },
 };
@@ -575,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_nodeset_normal_form),
         cmocka_unit_test(test_sections_optional),
         cmocka_unit_test(test_optional_defaults),
+        cmocka_unit_test(test_sm_defaults),
         cmocka_unit_test(test_unit_conversions),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_timing_helpers),
