@@ -193,6 +193,24 @@ static void test_shipped_values(void **state)
     assert_int_equal(p.base.nic_sram_bytes, 2 * 1024 * 1024);
     assert_int_equal(p.base.host_clock_hz, 1000000000);
     assert_int_equal(p.switch_ports, 32);
+
+    /* P-IB: seed 003's testbed (docs/profiles.md, "P-IB") */
+    assert_int_equal(profile_load(&p, PROFILES_DIR "/p-ib.profile", err, sizeof err), 0);
+    assert_string_equal(p.name, "P-IB");
+    assert_int_equal(p.nodes, 32);
+    assert_int_equal(p.base.host_clock_hz, 2660000000ull);
+    assert_int_equal(p.base.host_cpus, 2);
+    assert_int_equal(p.base.pci_width_bits, 64);
+    assert_int_equal(p.base.pci_clock_hz, 133000000);      /* PCI-X 133 */
+    assert_int_equal(p.base.nic_clock_hz, 133000000);      /* the LANai 9, not the HCA */
+    assert_int_equal(p.link_ps_per_byte, 1000);            /* 4X: 8 Gb/s of data */
+    assert_int_equal(p.switch_ports, 32);                  /* one switch holds all 32 */
+    assert_int_equal(p.sm_timeout_ps, 10000000000ull);      /* OpenSM's 10 ms time-out */
+    assert_true(p.sm_groups <= p.mcast_entries);
+    /* a 256-byte burst: 83 ns + 32 clocks at 133 MHz (240.602 ns), +450 ns read */
+    assert_int_equal(profile_dma_ps(&p.base, false, 256), 83000 + 240602);
+    assert_int_equal(profile_dma_ps(&p.base, true, 256), 83000 + 450000 + 240602);
+    assert_int_equal(profile_lookahead_ps(&p), 83000);     /* the PCI transaction */
 }
 
 /* P-GM164 (the GM 1.6.4 anchor, docs/profiles.md): the two boards differ
