@@ -595,20 +595,37 @@ static void fwd_to_next_child(struct mcfwd *f)
     mcp_xmit_now(&f->x);
 }
 
-static inline __attribute__((always_inline)) void fwd_begin(struct mcfwd *f,
-                                                            struct mgroup *g);
+/* The children f still goes to: none once its group g changed or it is
+ * no longer a member, and none that g gave up. */
+static inline __attribute__((always_inline)) void fwd_live(struct mcfwd *f,
+                                                           const struct mgroup *g)
+{
+    if (g->serial == f->serial && g->role == G_MEMBER)
+        f->mask &= ~g->dead;
+    else
+        f->mask = 0;
+}
 
 /* f's last copy went (or it had none to send): the next forward of its
- * group g goes (FPFS, fwd_start). */
+ * group g goes (FPFS, fwd_start), or, if that one has no child left
+ * either, the one after it, and so on. A loop over the chain of waiting
+ * forwards (at most MC_FWDS), not a call per forward: the chain costs no
+ * LANai stack whether or not the compiler turns tail calls into jumps. */
 static __attribute__((noinline)) void fwd_done(struct mcfwd *f, struct mgroup *g)
 {
-    uint8_t next = f->next;
+    uint8_t next;
 
-    if (g->fwd_last == f->id)
-        g->fwd_last = 0;
-    fwd_unref(f);
-    if (next)
-        fwd_begin(&mc_fwds[next - 1], g);      /* at most MC_FWDS deep */
+    do {
+        next = f->next;
+        if (g->fwd_last == f->id)
+            g->fwd_last = 0;
+        fwd_unref(f);
+        if (!next)
+            return;
+        f = &mc_fwds[next - 1];
+        fwd_live(f, g);
+    } while (!f->mask);
+    fwd_to_next_child(f);
 }
 
 /* The engine is done with a forwarded packet: the next child, or done. */
@@ -633,13 +650,10 @@ static void fwd_sent(struct mcp_xpkt *x)
 }
 
 /* f's first copy (g its group), unless every child it would go to was
- * given up. */
+ * given up: then the group's next forward's turn. */
 static inline __attribute__((always_inline)) void fwd_begin(struct mcfwd *f, struct mgroup *g)
 {
-    if (g->serial == f->serial && g->role == G_MEMBER)
-        f->mask &= ~g->dead;
-    else
-        f->mask = 0;
+    fwd_live(f, g);
     if (f->mask)
         fwd_to_next_child(f);
     else
