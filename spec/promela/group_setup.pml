@@ -132,7 +132,7 @@
 #define NC      2       /* communicators */
 #define NID     2       /* group ids the ME has */
 #define ALL     7       /* every node */
-#define MEMB(c) (3 + 4 * (c))            /* communicator 0 is {0, 1}, 1 is {0, 1, 2} */
+#define MEMB(c) (3 + 4 * (c))              /* communicator 0 is {0, 1}, 1 is {0, 1, 2} */
 #define NEED(c) (MEMB(c) & 6)              /* the members other than the root */
 #define BIT(n)  (1 << (n))
 #define HAS(s, n) ((((s) >> (n)) & 1) == 1)
@@ -171,7 +171,7 @@ byte lost;          /* losses so far */
 /* the holders */
 byte hold[NID];     /* who holds an id: 0 nobody (free), c + 1 communicator c, POOLH the pool */
 byte pool;          /* EMPTY, FILLING, READY */
-byte pgid, ptag;     /* the pool's ready group: id, MGID */
+byte pgid, ptag;    /* the pool's ready group: id, MGID */
 byte nref;          /* refills of the pool completed */
 bool ptaken;        /* (BROKEN_POOL_REUSE) the ready group was given, not yet removed */
 
@@ -334,7 +334,7 @@ inline deliver(c, m) {
 
 /* Communicator c takes the pool's ready group; its non-members leave it. */
 inline take_pool(c) {
-    assert(hold[pgid] == POOLH);                              /* one holder at a time */
+    assert(hold[pgid] == POOLH);                             /* one holder at a time */
     hold[pgid] = c + 1; cg[c] = pgid; hasg[c] = 1; ctag[c] = ptag; ready[c] = 1;
     m = 0;
     do
