@@ -23,9 +23,13 @@ void mr_tx_init(MyrinetState *m)
 static void post_delivery(MyrinetState *m, unsigned src,
                           const struct fabric_delivery *d)
 {
-    MrEvent *e = g_new0(MrEvent, 1);
+    MrEvent *e;
     uint64_t at = d->head_ps;
 
+    if (mr_sm_takes(m, d)) {
+        return;         /* the management entity's node: its process */
+    }
+    e = g_new0(MrEvent, 1);
     if (d->held && at < m->flush_upto) {
         /* A held packet that queued behind another one for its receiver's
          * link may have a head time from before the window that ran: it
@@ -59,8 +63,12 @@ static void post_delivery(MyrinetState *m, unsigned src,
  */
 static unsigned bp_room(void *o, unsigned dst)
 {
-    MrNode *n = &((MyrinetState *)o)->node[dst];
+    MyrinetState *m = o;
+    MrNode *n = &m->node[dst];
 
+    if (m->sm && dst == m->sm_at) {
+        return 1;       /* the entity takes every packet as it comes */
+    }
     return n->rx_inflight ? 0 : nic_rx_room(&n->nic);
 }
 

@@ -152,6 +152,7 @@ static uint64_t next_anything(MyrinetState *m)
         t = MIN(t, m->done_t[0]);
     }
     t = MIN(t, fabric_next_event(m->fabric));   /* a switch's agent acts */
+    t = MIN(t, mr_sm_next(m));                  /* the entity works */
     return MIN(t, fabric_link_change_any_after(m->fabric, m->win_end - 1));
 }
 
@@ -288,6 +289,7 @@ static void advance(MyrinetState *m)
         }
         m->win_start = start;
         m->win_end = MIN(start + m->lookahead_ps, mr_agents_run(m, start));
+        mr_sm_run(m, m->win_end);
         m->windows++;
         mr_link_changes(m);
 
