@@ -73,7 +73,7 @@ CHECK_ORDER := tests/arch/suite tests/barrier/suite tests/bench/suite tests/benc
                tests/hazard/random-strict tests/hazard/cluster-strict tests/host/suite \
                tests/hostrt/suite tests/install/suite tests/loss/suite tests/mcast/suite tests/mcast/kbinomial \
                tests/models/suite tests/mpi/suite tests/mpich/suite tests/myrinet/suite tests/myrinet/idle \
-               tests/myrinet/backpressure tests/myrinet/dma tests/nic/suite tests/nicvm/suite tests/nicvm/fw-suite tests/nicvm/mpi/suite \
+               tests/myrinet/backpressure tests/myrinet/swmc tests/myrinet/dma tests/nic/suite tests/nicvm/suite tests/nicvm/fw-suite tests/nicvm/mpi/suite \
                tests/nicoll/suite \
                tests/nicoll/unit tests/pipeline/suite tests/plugin/suite tests/profile/suite tests/unit/ref/suite \
                proofs/suite tests/red/suite tests/hmcast/suite tests/hbarrier/suite tests/board/suite \

@@ -229,8 +229,11 @@ MYRINET_T := $(BUILD)/tests/myrinet
 
 ALL_TARGETS += $(MYRINET_T)/fw_net.img $(MYRINET_T)/fw_silent.img \
                $(MYRINET_T)/host_net.so $(MYRINET_T)/fw_idle.img $(MYRINET_T)/host_idle.so \
-               $(MYRINET_T)/fw_ring.img $(MYRINET_T)/host_ring.so
-CHECK_SUITES += tests/myrinet/suite tests/myrinet/idle tests/myrinet/backpressure
+               $(MYRINET_T)/fw_ring.img $(MYRINET_T)/host_ring.so \
+               $(MYRINET_T)/fw_swmc.img $(MYRINET_T)/host_swmc.so
+CHECK_SUITES += tests/myrinet/suite tests/myrinet/idle tests/myrinet/backpressure \
+                tests/myrinet/swmc
+$(MYRINET_T)/fw_swmc.img: include/nicoll/nc_mgmt.h
 
 $(MYRINET_T)/%.img: tests/myrinet/%.c include/nicoll/lanai9_regs.h include/nicoll/shared_block.h \
 		$(BIN)/lanai-cc $(BIN)/lanai-ld $(RT_LIB)/crt0.o $(RT_LIB)/liblanai-rt.a

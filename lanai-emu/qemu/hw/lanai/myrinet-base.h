@@ -143,12 +143,15 @@ struct MyrinetState {
     char *deadlock_after;          /* deadlock-after: the no-progress detector */
     char *board_dir;               /* board-dir: a node for an outside host */
     uint32_t board_node;
+    char *sm_node;                 /* sm-node: the management entity's node */
     uint64_t seed;
 
     /* built from them */
     struct profile prof;
     struct topo *topo;
     struct fabric *fabric;
+    struct sm *sm;                 /* the management entity (NULL: none) */
+    unsigned sm_at;                /* its node */
     MrNode *node;
     uint8_t *fw_image;
     size_t fw_len;

@@ -23,9 +23,13 @@ void mr_tx_init(MyrinetState *m)
 static void post_delivery(MyrinetState *m, unsigned src,
                           const struct fabric_delivery *d)
 {
-    MrEvent *e = g_new0(MrEvent, 1);
+    MrEvent *e;
     uint64_t at = d->head_ps;
 
+    if (mr_sm_takes(m, d)) {
+        return;         /* the management entity's node: its process */
+    }
+    e = g_new0(MrEvent, 1);
     if (d->held && at < m->flush_upto) {
         /* A held packet that queued behind another one for its receiver's
          * link may have a head time from before the window that ran: it
@@ -59,8 +63,12 @@ static void post_delivery(MyrinetState *m, unsigned src,
  */
 static unsigned bp_room(void *o, unsigned dst)
 {
-    MrNode *n = &((MyrinetState *)o)->node[dst];
+    MyrinetState *m = o;
+    MrNode *n = &m->node[dst];
 
+    if (m->sm && dst == m->sm_at) {
+        return 1;       /* the entity takes every packet as it comes */
+    }
     return n->rx_inflight ? 0 : nic_rx_room(&n->nic);
 }
 
@@ -98,14 +106,36 @@ static void bp_tx_go(void *o, unsigned src, uint64_t t_ps)
     post_flow(o, src, t_ps, true);
 }
 
+/* The deliver callback is set with back-pressure off too: switch-multicast
+ * copies and the switches' management answers reach the NICs only through
+ * it (one call per receiver), never through fabric_send's result. Without
+ * back-pressure 'room' stays NULL, so every packet is taken on arrival. */
 void mr_bp_init(MyrinetState *m)
 {
-    struct fabric_bp bp = { .opaque = m, .room = bp_room, .deliver = bp_deliver,
-                            .tx_stop = bp_tx_stop, .tx_go = bp_tx_go };
+    struct fabric_bp bp = { .opaque = m, .deliver = bp_deliver };
 
     if (m->bp) {
-        fabric_set_backpressure(m->fabric, &bp);
+        bp.room = bp_room;
+        bp.tx_stop = bp_tx_stop;
+        bp.tx_go = bp_tx_go;
     }
+    fabric_set_backpressure(m->fabric, &bp);
+}
+
+/*
+ * The switches' management agents act at their own times (a table write
+ * 10 us after its request arrived, its answer sent from the switch then).
+ * A window never spans one: every action at or before the window's start
+ * runs before the window opens (its answer, at least a cable later, lands
+ * inside or after the window, never in one that ran), and the window ends
+ * at the next action, which the next window's opening runs. An action that
+ * a packet of the window causes lies an agent time (more than the
+ * lookahead) after the window, so none is missed.
+ */
+uint64_t mr_agents_run(MyrinetState *m, uint64_t start)
+{
+    fabric_run_until(m->fabric, start);
+    return fabric_next_event(m->fabric);
 }
 
 /* The NIC took (or dropped) a packet held in the network (nic_env.rx_done). */
@@ -189,7 +219,9 @@ void mr_tx_flush(MyrinetState *m, uint64_t upto)
             error_report("myrinet: fabric: %s", d->why ? d->why : "error");
             exit(1);
         }
-        if (d->delivered && !m->bp) {
+        /* a unicast delivery to a NIC; multicast copies, packets to a
+         * switch's management port and its answers come through deliver */
+        if (d->delivered && !m->bp && d->dst < m->nodes) {
             post_delivery(m, tx->at.node, d);
         }
         g_free(tx->pkt);

@@ -50,6 +50,14 @@ void mr_tx_flush(MyrinetState *m, uint64_t upto);
 void mr_link_changes(MyrinetState *m);
 void mr_bp_init(MyrinetState *m);
 void mr_rx_done(MrNode *n, uint64_t id, uint64_t t_ps, bool dropped);
+/* runs the switches' agents up to start; the next action's time */
+uint64_t mr_agents_run(MyrinetState *m, uint64_t start);
+
+/* myrinet-sm.c: the management entity as the process behind one node */
+void mr_sm_init(MyrinetState *m);
+bool mr_sm_takes(MyrinetState *m, const struct fabric_delivery *d);
+uint64_t mr_sm_run(MyrinetState *m, uint64_t upto);
+uint64_t mr_sm_next(MyrinetState *m);
 
 /* myrinet-ext.c: a node whose host is an outside process (board-dir) */
 void mr_ext_map_sram(MyrinetState *m);

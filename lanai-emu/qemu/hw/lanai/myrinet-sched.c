@@ -151,6 +151,8 @@ static uint64_t next_anything(MyrinetState *m)
     if (m->ndone_t) {
         t = MIN(t, m->done_t[0]);
     }
+    t = MIN(t, fabric_next_event(m->fabric));   /* a switch's agent acts */
+    t = MIN(t, mr_sm_next(m));                  /* the entity works */
     return MIN(t, fabric_link_change_any_after(m->fabric, m->win_end - 1));
 }
 
@@ -286,7 +288,8 @@ static void advance(MyrinetState *m)
             mr_finish(m, 124, "time limit reached");
         }
         m->win_start = start;
-        m->win_end = start + m->lookahead_ps;
+        m->win_end = MIN(start + m->lookahead_ps, mr_agents_run(m, start));
+        mr_sm_run(m, m->win_end);
         m->windows++;
         mr_link_changes(m);
 

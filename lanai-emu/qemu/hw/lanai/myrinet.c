@@ -128,6 +128,7 @@ static void build_fabric(MyrinetState *m)
         fabric_open_pcap(m->fabric, m->pcap, err, sizeof err)) {
         usage_error("pcap %s", err);
     }
+    mr_sm_init(m);
 }
 
 static void myrinet_reset(void *opaque)
@@ -274,6 +275,7 @@ STR_PROP(deadlock_after, "deadlock-after")
 STR_PROP(host_mem, "host-mem")
 STR_PROP(args, "args")
 STR_PROP(board_dir, "board-dir")
+STR_PROP(sm_node, "sm-node")
 
 static char *get_board_node(Object *o, Error **errp)
 {
@@ -348,6 +350,8 @@ static void myrinet_class_init(ObjectClass *oc, void *data)
           get_board_dir, set_board_dir },
         { "board-node", "the node of board-dir (default 0)", get_board_node,
           set_board_node },
+        { "sm-node", "the node whose process is the management entity "
+          "(docs/fabric.md; default none)", get_sm_node, set_sm_node },
     };
 
     mc->desc = "Myrinet cluster of LANai 9 NICs with hosts, in virtual time "

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The management entity (lanai-emu/fabric/subnet_mgr.c, docs/fabric.md
+ * "The management entity") as the process behind one node of the machine
+ * (sm-node=N). Every packet the fabric delivers to that node goes to the
+ * entity, with back-pressure never holding one (it takes each as it comes,
+ * as a host process polling its own queue does), so the node's NIC gets
+ * none and runs no rank: sharing the NIC would make the fabric's one
+ * question per receiver ("is there room?") hold management packets behind
+ * a rank's data. What the entity sends goes to the fabric as that node's
+ * packets, in the window they leave in, in (time, node) order with the
+ * NICs' packets. Its work runs at each window's opening up to the window's
+ * end; its next action counts for the idle skip.
+ */
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "myrinet-node.h"
+#include "nicoll/subnet_mgr.h"
+
+void mr_sm_init(MyrinetState *m)
+{
+    struct sm_params p;
+    char err[256], *end;
+    unsigned long node;
+
+    if (!m->sm_node || !*m->sm_node) {
+        return;
+    }
+    node = strtoul(m->sm_node, &end, 10);
+    if (*end || end == m->sm_node || node >= m->nodes) {
+        error_report("myrinet: sm-node '%s': not a node below nodes=%u",
+                     m->sm_node, m->nodes);
+        exit(2);
+    }
+    sm_default_params(&p, (unsigned)node);
+    /* profile hook: net.sm_timeout, net.sm_outstanding, net.sm_request,
+     * net.sm_set, net.sm_answer and net.sm_groups go into p here */
+    m->sm = sm_new(m->topo, &p, err, sizeof err);
+    if (!m->sm) {
+        error_report("myrinet: sm-node %lu: %s", node, err);
+        exit(2);
+    }
+    m->sm_at = (unsigned)node;
+}
+
+bool mr_sm_takes(MyrinetState *m, const struct fabric_delivery *d)
+{
+    if (!m->sm || d->dst != m->sm_at) {
+        return false;
+    }
+    sm_receive(m->sm, d->tail_ps, d->data, d->len, d->crc_ok);
+    return true;
+}
+
+static int sm_send(void *o, uint64_t t, const uint8_t *pkt, size_t len)
+{
+    MyrinetState *m = o;
+    MrTx tx = {
+        .at = { .t_ps = t, .seq = ++m->seq, .node = m->sm_at }, .len = len,
+        .pkt = g_memdup2(pkt, len),
+    };
+
+    g_array_append_val(m->tx, tx);
+    return 0;
+}
+
+/* The entity works up to the window's end; what it sends leaves then. */
+uint64_t mr_sm_run(MyrinetState *m, uint64_t upto)
+{
+    if (!m->sm) {
+        return UINT64_MAX;
+    }
+    if (upto) {
+        sm_run_until(m->sm, upto - 1, sm_send, m);
+    }
+    return sm_next_event(m->sm);
+}
+
+uint64_t mr_sm_next(MyrinetState *m)
+{
+    return m->sm ? sm_next_event(m->sm) : UINT64_MAX;
+}
