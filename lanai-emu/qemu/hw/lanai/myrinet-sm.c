@@ -32,9 +32,16 @@ void mr_sm_init(MyrinetState *m)
                      m->sm_node, m->nodes);
         exit(2);
     }
+    /* The profile's net.sm_* keys (docs/profiles.md); their defaults are
+     * sm_default_params's, and the profile refuses more ids than a switch's
+     * table holds. */
     sm_default_params(&p, (unsigned)node);
-    /* profile hook: net.sm_timeout, net.sm_outstanding, net.sm_request,
-     * net.sm_set, net.sm_answer and net.sm_groups go into p here */
+    p.timeout_ps = m->prof.sm_timeout_ps;
+    p.max_outstanding = (unsigned)m->prof.sm_outstanding;
+    p.request_ps = m->prof.sm_request_ps;
+    p.set_ps = m->prof.sm_set_ps;
+    p.answer_ps = m->prof.sm_answer_ps;
+    p.groups = (unsigned)m->prof.sm_groups;
     m->sm = sm_new(m->topo, &p, err, sizeof err);
     if (!m->sm) {
         error_report("myrinet: sm-node %lu: %s", node, err);
