@@ -56,7 +56,7 @@ uint64_t mr_agents_run(MyrinetState *m, uint64_t start);
 /* myrinet-sm.c: the management entity as the process behind one node */
 void mr_sm_init(MyrinetState *m);
 bool mr_sm_takes(MyrinetState *m, const struct fabric_delivery *d);
-uint64_t mr_sm_run(MyrinetState *m, uint64_t upto);
+void mr_sm_run(MyrinetState *m, uint64_t upto);
 uint64_t mr_sm_next(MyrinetState *m);
 
 /* myrinet-ext.c: a node whose host is an outside process (board-dir) */

@@ -32,16 +32,18 @@ void mr_sm_init(MyrinetState *m)
                      m->sm_node, m->nodes);
         exit(2);
     }
-    /* The profile's net.sm_* keys (docs/profiles.md); their defaults are
-     * sm_default_params's, and the profile refuses more ids than a switch's
-     * table holds. */
-    sm_default_params(&p, (unsigned)node);
-    p.timeout_ps = m->prof.sm_timeout_ps;
-    p.max_outstanding = (unsigned)m->prof.sm_outstanding;
-    p.request_ps = m->prof.sm_request_ps;
-    p.set_ps = m->prof.sm_set_ps;
-    p.answer_ps = m->prof.sm_answer_ps;
-    p.groups = (unsigned)m->prof.sm_groups;
+    /* Every parameter from the profile's net.sm_* keys (docs/profiles.md),
+     * whose defaults are subnet_mgr.h's; the profile refuses more ids than
+     * a switch's table holds. */
+    p = (struct sm_params){
+        .node = (unsigned)node,
+        .groups = (unsigned)m->prof.sm_groups,
+        .max_outstanding = (unsigned)m->prof.sm_outstanding,
+        .timeout_ps = m->prof.sm_timeout_ps,
+        .request_ps = m->prof.sm_request_ps,
+        .set_ps = m->prof.sm_set_ps,
+        .answer_ps = m->prof.sm_answer_ps,
+    };
     m->sm = sm_new(m->topo, &p, err, sizeof err);
     if (!m->sm) {
         error_report("myrinet: sm-node %lu: %s", node, err);
@@ -72,15 +74,11 @@ static int sm_send(void *o, uint64_t t, const uint8_t *pkt, size_t len)
 }
 
 /* The entity works up to the window's end; what it sends leaves then. */
-uint64_t mr_sm_run(MyrinetState *m, uint64_t upto)
+void mr_sm_run(MyrinetState *m, uint64_t upto)
 {
-    if (!m->sm) {
-        return UINT64_MAX;
-    }
-    if (upto) {
+    if (m->sm && upto) {
         sm_run_until(m->sm, upto - 1, sm_send, m);
     }
-    return sm_next_event(m->sm);
 }
 
 uint64_t mr_sm_next(MyrinetState *m)
