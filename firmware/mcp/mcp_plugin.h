@@ -28,8 +28,8 @@
 #include "mcp_dma.h"
 #include "mcp_port.h"
 
-#define MCP_PLUGINS 6u      /* collectives one image may hold: barrier, multicast, host signals,
-                               NICVM, the NIC reduction, one a test image adds */
+#define MCP_PLUGINS 7u      /* collectives one image may hold: barrier, multicast, host signals,
+                               NICVM, switch multicast, the NIC reduction, one a test image adds */
 
 enum mcp_rx_verdict { MCP_RX_REFUSE, MCP_RX_DONE, MCP_RX_KEEP };
 #define MCP_RX_SPARE 2u     /* rx buffers a `data` callback always leaves free */
@@ -119,6 +119,10 @@ bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void
  * With payload set, the len payload bytes are sent from there instead of
  * after the header (a forwarded packet's payload in its rx buffer: no
  * copy; hal_tx_gather). */
+/* dst MCP_XDST_OWN | n: the collective wrote the packet's n-byte route
+ * (n <= 8) into the bytes before hdr itself (a switch group's two bytes,
+ * include/nicoll/nc_mgmt.h), which the core sends as they are. */
+#define MCP_XDST_OWN 0x80000000u
 struct mcp_xpkt {
     struct mcp_xpkt *next;          /* the core's */
     uint8_t *hdr;
