@@ -59,9 +59,12 @@ $(FW_DIR)/mcp.img: $(FW_DEPS)
 	@mkdir -p $(@D)
 	$(BIN)/lanai-cc $(FW_CFLAGS) $(FW_UNIT) -o $(FW_DIR)/mcp.elf $(FW_LDFLAGS),--image,$@,--map,$(FW_DIR)/mcp.map
 
+# Without switch multicast (NC_FW_GROUP=0): its state lies above 1 MiB,
+# which a 1 MB board does not have (firmware/coll/group.c), and its code
+# would leave the LANai 9.0 link of this image no room for the stack.
 $(FW_DIR)/mcp_1m.img: $(FW_DEPS)
 	@mkdir -p $(@D)
-	$(BIN)/lanai-cc $(FW_CFLAGS) $(FW_UNIT) -o $(FW_DIR)/mcp_1m.elf -Wl,--mem-size,1M,--image,$@
+	$(BIN)/lanai-cc $(FW_CFLAGS) -DNC_FW_GROUP=0 $(FW_UNIT) -o $(FW_DIR)/mcp_1m.elf -Wl,--mem-size,1M,--image,$@
 
 $(FW_DIR)/mcp-lanai9.0.img: $(FW_DEPS)
 	@mkdir -p $(@D)

@@ -70,10 +70,11 @@ struct grp_buf {
  * own data nearly fills (the hazard-fixed LANai 9.0 link to within 1 KB): at
  * GRP_MEM_AT, reached through a pointer (no 21-bit relocation), on boards
  * with the SRAM for it (**decision**: 2 MB boards, whose SRAM above 1 MiB
- * holds only the stack, from the top down, and the shared block; on a 1 MB
- * board every command is refused NC_ST_ENORES and every group packet
- * dropped). The loader zeroes all of SRAM before it starts the MCP, so the
- * state starts zero, as .bss does. */
+ * holds only the stack, from the top down, and the shared block; the 1 MB
+ * boards' image, mcp_1m.img, is built without this plug-in, and an image
+ * linked for less SRAM refuses every command NC_ST_ENORES and drops every
+ * group packet). The loader zeroes all of SRAM before it starts the MCP, so
+ * the state starts zero, as .bss does. */
 struct grp_mem {
     struct grp_req req[NC_ABI_PORTS][NC_ABI_GRP_REQS];
     uint32_t serial[NC_ABI_PORTS];
