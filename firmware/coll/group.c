@@ -80,7 +80,7 @@ struct grp_mem {
     uint32_t serial[NC_ABI_PORTS];
     struct grp_buf buf[GRP_BUFS];
     struct {
-        uint32_t port, group, hi, lo, len, dport, cookie;
+        uint32_t port, gen, group, hi, lo, len, dport, cookie;
     } waitq[GRP_WAIT];
     uint32_t wq_head, wq_n;
 };
@@ -238,7 +238,10 @@ static void grp_start_waiting(void)
 
             grp->wq_head = (grp->wq_head + 1) % GRP_WAIT;
             grp->wq_n--;
-            if (port_is_open(grp->waitq[k].port))
+            /* not for a process that has closed the port since (its
+             * memory was checked, not the new one's) */
+            if (port_is_open(grp->waitq[k].port) &&
+                port_gen(grp->waitq[k].port) == grp->waitq[k].gen)
                 grp_start(i, grp->waitq[k].port, grp->waitq[k].group, grp->waitq[k].hi,
                           grp->waitq[k].lo, grp->waitq[k].len, grp->waitq[k].dport,
                           grp->waitq[k].cookie);
@@ -267,7 +270,8 @@ static void grp_send(uint32_t port, const struct nc_cmd_grp_send *s)
         return;
     }
     grp->waitq[(grp->wq_head + grp->wq_n) % GRP_WAIT] = (__typeof__(grp->waitq[0])){
-        .port = port, .group = s->group, .hi = s->bus_hi, .lo = s->bus_lo, .len = s->len,
+        .port = port, .gen = port_gen(port), .group = s->group, .hi = s->bus_hi,
+        .lo = s->bus_lo, .len = s->len,
         .dport = s->dport, .cookie = s->cookie };
     grp->wq_n++;
 }

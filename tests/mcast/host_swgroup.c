@@ -5,7 +5,7 @@
  * port PORT of every node, the management entity on node SM (lanai-run
  * --sm-node SM).
  *
- *   group SM MEMBERS COUNT LEN [leave]
+ *   group SM MEMBERS COUNT LEN [leave|burst]
  *     Node 0 creates a group, tells nodes 1..MEMBERS-1 its id by unicast,
  *     and each joins it. Node 0 then tests it: a probe by nc_gsend every
  *     PROBE_NS until every member answered one by unicast nc_send; then
@@ -15,7 +15,9 @@
  *     and payload, counts each data packet once, and reads its NIC's
  *     counters. With "leave" node MEMBERS-1 leaves after COUNT packets and
  *     tells node 0, which waits 1 ms and sends COUNT more: nothing may
- *     reach the leaver in the 3 ms after its answer.
+ *     reach the leaver in the 3 ms after its answer. With "burst" node 0
+ *     posts the COUNT data packets at once (each from its own buffer), so
+ *     that most wait on its NIC for a send buffer.
  *   exhaust SM: node 0 creates groups until one is refused.
  *   bad SM: node 0's bad requests, each with its clear error.
  *
@@ -35,6 +37,7 @@
 #define RBUFS    16u
 #define MAXLEN   NC_ABI_GRP_MAX
 #define MAXSEQ   256u
+#define BURST    14u            /* packets posted at once: within the 16 send tokens */
 #define PROBE_NS 50000u         /* the test's choice, as tests/myrinet/swmc's */
 #define WAIT_NS  50000000ull    /* the longest any step may take: 50 ms */
 
@@ -89,7 +92,8 @@ static void fill(uint8_t *b, unsigned seq, size_t len)
         b[i] = pattern(seq, (unsigned)i);
 }
 
-static int creator(unsigned sm, unsigned members, unsigned count, size_t len, bool leave)
+static int creator(unsigned sm, unsigned members, unsigned count, size_t len, bool leave,
+                   bool burst)
 {
     uint8_t *b = region(p, MAXLEN), *r = region(p, RBUFS * 64);
     uint32_t answered = 0, want = 0, g, probes = 0;
@@ -106,8 +110,8 @@ static int creator(unsigned sm, unsigned members, unsigned count, size_t len, bo
     }
     t_created = nc_host_now_ns();
     g = ev.group;
-    nc_host_printf("creator created status=%d mg_status=%u op=%u group=%u entity=%u after_us=%llu\n",
-                   ev.status, ev.mg_status, ev.mg_op, g, ev.node,
+    nc_host_printf("creator created status=%d mg_status=%u op=%u group=%u entity=%u "
+                   "after_us=%llu\n", ev.status, ev.mg_status, ev.mg_op, g, ev.node,
                    (unsigned long long)(t_created - t0) / 1000);
     if (ev.status || ev.mg_status)
         return 1;
@@ -144,9 +148,26 @@ static int creator(unsigned sm, unsigned members, unsigned count, size_t len, bo
                        want, probes);
         return 1;
     }
-    for (unsigned s = 0; s < count; s++) {
-        fill(b, s, len);
-        sent += gsend(g, PORT, b, len) == 0;
+    if (burst) {
+        /* every packet posted at once, from its own buffer: the NIC's two
+         * send buffers serve them in order, the rest wait on the NIC */
+        uint8_t *bb = region(p, count * len);
+        unsigned posted = 0;
+
+        for (unsigned s = 0; s < count; s++) {
+            fill(bb + s * len, s, len);
+            posted += nc_gsend(p, g, PORT, bb + s * len, len, NULL) == 0;
+        }
+        while (posted && next(&ev, WAIT_NS) == NC_OK)
+            if (ev.type == NC_EVENT_SENT) {
+                posted--;
+                sent += ev.status == NC_OK && ev.group == g;
+            }
+    } else {
+        for (unsigned s = 0; s < count; s++) {
+            fill(b, s, len);
+            sent += gsend(g, PORT, b, len) == 0;
+        }
     }
     if (leave) {
         /* the leaver's notice, then 1 ms, then the second batch */
@@ -317,7 +338,7 @@ int main(int argc, char **argv)
 {
     unsigned me = nc_host_node(), sm, members, count;
     size_t len;
-    bool leave;
+    bool leave, burst;
 
     if (argc < 3) {
         nc_host_printf("FAIL usage: group|exhaust|bad SM [MEMBERS COUNT LEN [leave]]\n");
@@ -338,9 +359,11 @@ int main(int argc, char **argv)
     count = (unsigned)atoi(argv[4]);
     len = (size_t)atol(argv[5]);
     leave = argc > 6 && !strcmp(argv[6], "leave");
-    if (me >= members || count > MAXSEQ / 2 || len < 2 || len > MAXLEN)
+    burst = argc > 6 && !strcmp(argv[6], "burst");
+    if (me >= members || count > MAXSEQ / 2 || len < 2 || len > MAXLEN ||
+        (burst && count > BURST))
         return me >= members ? 0 : 2;
     p = open_port(PORT);
     return me ? member(sm, me, count, len, leave && me == members - 1)
-              : creator(sm, members, count, len, leave);
+              : creator(sm, members, count, len, leave, burst);
 }
