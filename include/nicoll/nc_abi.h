@@ -344,7 +344,9 @@ struct nc_cmd_sig_send {
  * takes the place of the port's oldest, whose answer is then dropped. An
  * answer says the entity took the request (or why not), never that the
  * switches' tables are set: only a multicast test can tell. */
-#define NC_ABI_GRP_REQS  4u
+#define NC_ABI_GRP_REQS  4u   /* **decision**: a request rarely waits long (an entity answers
+                                 within tens of us), and each may bring an event the port's
+                                 ring must hold beside its tokens' (libnicoll's 64 slots) */
 struct nc_cmd_group {
     uint32_t op;            /* NC_CMD_GROUP */
     uint32_t grp_op;        /* NC_GRP_OP_* */
