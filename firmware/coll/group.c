@@ -65,16 +65,13 @@ struct grp_buf {
     uint32_t used, port, gen, group, len, dport, cookie;
 };
 
-/* The plug-in's state, about 15 KB, lies above the 1 MiB that the small code
- * model's data must lie in (firmware/mcp/nc_fw_config.h), which the MCP's
- * own data nearly fills (the hazard-fixed LANai 9.0 link to within 1 KB): at
- * GRP_MEM_AT, reached through a pointer (no 21-bit relocation), on boards
- * with the SRAM for it (**decision**: 2 MB boards, whose SRAM above 1 MiB
- * holds only the stack, from the top down, and the shared block; the 1 MB
- * boards' image, mcp_1m.img, is built without this plug-in, and an image
- * linked for less SRAM refuses every command NC_ST_ENORES and drops every
- * group packet). The loader zeroes all of SRAM before it starts the MCP, so
- * the state starts zero, as .bss does. */
+/* The plug-in's state, about 15 KB, lies in the MCP's arena (mcp_sram),
+ * not in .bss: the 1 MiB the small code model's data must lie in
+ * (firmware/mcp/nc_fw_config.h) is nearly full with the MCP's own (the
+ * hazard-fixed LANai 9.0 link to within 1 KB). A board whose arena has no
+ * room left refuses every command NC_ST_ENORES and drops every group
+ * packet; the 1 MB boards' image, mcp_1m.img, is built without this
+ * plug-in. The arena starts zero, as .bss does. */
 struct grp_mem {
     struct grp_req req[NC_ABI_PORTS][NC_ABI_GRP_REQS];
     uint32_t serial[NC_ABI_PORTS];
@@ -84,21 +81,12 @@ struct grp_mem {
     } waitq[GRP_WAIT];
     uint32_t wq_head, wq_n;
 };
-#define GRP_MEM_AT   0x00100000u
-#define GRP_MEM_NEED 0x00200000u    /* the SRAM a board must have */
-_Static_assert(sizeof(struct grp_mem) <= 0x10000u, "the state stays far below the stack");
-
-extern char __mem_size[];
-/* the link's SRAM size as a word in .data (as main.c's mem_top: the symbol
- * is beyond the 21 bits the code addresses) */
-static char *volatile grp_mem_top = __mem_size;
 static struct grp_mem *grp;     /* NULL: no SRAM for the plug-in */
 static uint32_t grp_nobuf, grp_bad, grp_stale;
 
 static void grp_init(void)
 {
-    if ((uint32_t)(uintptr_t)grp_mem_top >= GRP_MEM_NEED)
-        grp = (struct grp_mem *)(uintptr_t)GRP_MEM_AT;
+    grp = mcp_sram(sizeof(struct grp_mem));
 }
 
 /* ---- requests ----------------------------------------------------------- */

@@ -32,6 +32,9 @@
                                NICVM, switch multicast, the NIC reduction, one a test image adds */
 
 enum mcp_rx_verdict { MCP_RX_REFUSE, MCP_RX_DONE, MCP_RX_KEEP };
+#define MCP_STACK_RESERVE 32768u  /* SRAM below the stack's top no collective takes:
+                                      the deepest call chain (the verifier's, under
+                                      an upload) with room to spare */
 #define MCP_RX_SPARE 2u     /* rx buffers a `data` callback always leaves free */
 
 struct mcp_coll {
@@ -167,6 +170,14 @@ void mcp_recv_deliver(const struct mcp_rbuf *rb, uint16_t b, const void *from, u
 void mcp_rx_release(uint16_t b);
 /* Have the collectives' timer callbacks run from the next period on. */
 void mcp_timer_need(void);
+/* bytes of SRAM above the image and below the stack (the arena), 64-byte
+ * aligned, for state too large for the 1 MiB the small code model
+ * addresses (reached through the pointer only); NULL when the board's SRAM
+ * has no more room. For init callbacks: the arena is handed out in the
+ * order the collectives register, never given back, and starts zero (the
+ * loader zeroes SRAM). MCP_STACK_RESERVE bytes below the stack's top stay
+ * the stack's. Where NC_FW_HOOK is (nc_fw_config.h). */
+void *mcp_sram(uint32_t bytes);
 
 /* ---- what the core's parts call ---------------------------------------- */
 void plugin_init(void);

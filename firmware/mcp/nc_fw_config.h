@@ -32,7 +32,8 @@
  *    4 KB packets ahead in the queue is about 20 us on P-GM2; a lost packet
  *    costs at most twice this.
  *  - NC_FW_HOOK 1: the receive path's hook for collectives (mcp_plugin.h
- *    `data`, mcp_send_data, mcp_recv_take, mcp_recv_deliver). The
+ *    `data`, mcp_send_data, mcp_recv_take, mcp_recv_deliver) and the
+ *    SRAM arena its collectives take their large state from (mcp_sram). The
  *    1024-peer image (mk/firmware.mk) builds with 0: its SRAM is full to
  *    the stack, and the collectives it holds (barrier, multicast) do not
  *    use the hook.
