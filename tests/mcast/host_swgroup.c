@@ -17,7 +17,12 @@
  *     tells node 0, which waits 1 ms and sends COUNT more: nothing may
  *     reach the leaver in the 3 ms after its answer. With "burst" node 0
  *     posts the COUNT data packets at once (each from its own buffer), so
- *     that most wait on its NIC for a send buffer.
+ *     that most wait on its NIC for a send buffer. With "nicvm" (two members)
+ *     both nodes also hold NICVM's no-op module and node 0, in each of
+ *     COUNT rounds, posts NV_SENDS NICVM messages of NV_LEN bytes to node 1
+ *     (every buffer NICVM has for host packets) and GROUP_SENDS group
+ *     packets at once: the two plug-ins' SRAM in use together, each
+ *     packet checked at node 1.
  *   exhaust SM: node 0 creates groups until one is refused.
  *   bad SM: node 0's bad requests, each with its clear error.
  *
@@ -40,6 +45,11 @@
 #define BURST    14u            /* packets posted at once: within the 16 send tokens */
 #define PROBE_NS 50000u         /* the test's choice, as tests/myrinet/swmc's */
 #define WAIT_NS  50000000ull    /* the longest any step may take: 50 ms */
+#define NV_SENDS 8u             /* NICVM's own buffers for host packets (firmware/coll/nicvm.c) */
+#define NV_LEN   NC_NICVM_PAYLOAD_MAX
+#define GROUP_SENDS 4u          /* with NV_SENDS, within the port's 16 send tokens */
+
+static const char noop[] = "func main()\n    return NICVM_RESULT_SUCCESS;\nend func;\n";
 
 static nc_port *p;
 
@@ -92,8 +102,49 @@ static void fill(uint8_t *b, unsigned seq, size_t len)
         b[i] = pattern(seq, (unsigned)i);
 }
 
+/* The no-op module on this node's NIC, rank me of nodes 0 and 1. */
+static int add_noop(unsigned me)
+{
+    nc_member ranks[2] = { { .node = 0, .port = PORT }, { .node = 1, .port = PORT } };
+    nc_nicvm_verdict v;
+    int rc = nc_nicvm_add(p, "noop", noop, sizeof noop - 1, ranks, 2, me, &v);
+
+    if (rc)
+        nc_host_printf("FAIL node %u: add noop: %s %s\n", me, nc_strerror(rc), v.error);
+    return rc;
+}
+
+/* COUNT rounds of NV_SENDS NICVM messages and GROUP_SENDS group packets
+ * posted at once; the packets sent without error. */
+static unsigned rounds_nicvm(uint32_t g, unsigned count, size_t len)
+{
+    uint8_t *nb = region(p, NV_SENDS * NV_LEN), *gb = region(p, GROUP_SENDS * len);
+    unsigned sent = 0;
+    nc_event ev;
+
+    for (unsigned r = 0; r < count; r++) {
+        unsigned posted = 0;
+
+        for (unsigned i = 0; i < NV_SENDS; i++) {
+            fill(nb + i * NV_LEN, r * NV_SENDS + i, NV_LEN);
+            nb[i * NV_LEN] = 'N';
+            posted += nc_nicvm_send(p, "noop", 1, nb + i * NV_LEN, NV_LEN, NULL) == 0;
+        }
+        for (unsigned i = 0; i < GROUP_SENDS; i++) {
+            fill(gb + i * len, r * GROUP_SENDS + i, len);
+            posted += nc_gsend(p, g, PORT, gb + i * len, len, NULL) == 0;
+        }
+        while (posted && next(&ev, WAIT_NS) == NC_OK)
+            if (ev.type == NC_EVENT_SENT || ev.type == NC_EVENT_NICVM) {
+                posted--;
+                sent += ev.status == NC_OK;
+            }
+    }
+    return sent;
+}
+
 static int creator(unsigned sm, unsigned members, unsigned count, size_t len, bool leave,
-                   bool burst)
+                   bool burst, bool nicvm)
 {
     uint8_t *b = region(p, MAXLEN), *r = region(p, RBUFS * 64);
     uint32_t answered = 0, want = 0, g, probes = 0;
@@ -148,7 +199,9 @@ static int creator(unsigned sm, unsigned members, unsigned count, size_t len, bo
                        want, probes);
         return 1;
     }
-    if (burst) {
+    if (nicvm) {
+        sent = rounds_nicvm(g, count, len);
+    } else if (burst) {
         /* every packet posted at once, from its own buffer: the NIC's two
          * send buffers serve them in order, the rest wait on the NIC */
         uint8_t *bb = region(p, count * len);
@@ -198,17 +251,32 @@ static int creator(unsigned sm, unsigned members, unsigned count, size_t len, bo
     return 0;
 }
 
-static int member(unsigned sm, unsigned me, unsigned count, size_t len, bool leaver)
+/* A NICVM message from node 0 as rounds_nicvm sent it. */
+static bool nicvm_ok(const nc_event *ev)
+{
+    const uint8_t *d = ev->buf;
+
+    if (ev->swgroup || ev->node != 0 || ev->status || ev->len != NV_LEN || d[0] != 'N')
+        return false;
+    for (size_t i = 2; i < NV_LEN; i++)
+        if (d[i] != pattern(d[1], (unsigned)i))
+            return false;
+    return true;
+}
+
+static int member(unsigned sm, unsigned me, unsigned count, size_t len, bool leaver, bool nicvm)
 {
     uint8_t *r = region(p, RBUFS * MAXLEN), seen[MAXSEQ] = { 0 };
     uint32_t g = 0, tid = 0x10000u | me;
-    unsigned got = 0, dup = 0, bad = 0, probes = 0, after = 0, left = 0, nobuf = 0;
+    unsigned got = 0, dup = 0, bad = 0, probes = 0, after = 0, left = 0, nobuf = 0, nv = 0;
     bool replied = false, end = false;
     uint64_t t0, t_join = 0, t_left = 0;
     nc_event ev;
 
     for (unsigned i = 0; i < RBUFS; i++)
         nc_provide_recv(p, r + MAXLEN * i, MAXLEN, NULL);
+    if (nicvm && add_noop(me))
+        return 1;
     if (next(&ev, WAIT_NS) || ev.type != NC_EVENT_RECV || ev.swgroup || ev.len != sizeof g) {
         nc_host_printf("member FAIL no group id from node 0\n");
         return 1;
@@ -246,7 +314,12 @@ static int member(unsigned sm, unsigned me, unsigned count, size_t len, bool lea
         if (ev.type != NC_EVENT_RECV)
             continue;
         d = ev.buf;
-        if (!ev.swgroup || ev.group != g || ev.node != 0 || ev.port != PORT || ev.status) {
+        if (nicvm && !ev.swgroup && ev.len == NV_LEN) {
+            if (nicvm_ok(&ev))
+                nv++;
+            else
+                bad++;
+        } else if (!ev.swgroup || ev.group != g || ev.node != 0 || ev.port != PORT || ev.status) {
             bad++;
         } else if (left) {
             after++;
@@ -280,6 +353,8 @@ static int member(unsigned sm, unsigned me, unsigned count, size_t len, bool lea
     if (leaver)
         nc_host_printf("leaver got=%u dup=%u bad=%u left=%u after_leave=%u\n", got, dup, bad,
                        left, after);
+    else if (nicvm)
+        nc_host_printf("member got=%u dup=%u bad=%u nicvm=%u\n", got, dup, bad, nv);
     else
         nc_host_printf("member got=%u dup=%u bad=%u probes_seen=%u join_us=%llu nobuf=%u\n", got,
                        dup, bad, probes > 0, (unsigned long long)t_join / 1000, nobuf);
@@ -338,7 +413,7 @@ int main(int argc, char **argv)
 {
     unsigned me = nc_host_node(), sm, members, count;
     size_t len;
-    bool leave, burst;
+    bool leave, burst, nicvm;
 
     if (argc < 3) {
         nc_host_printf("FAIL usage: group|exhaust|bad SM [MEMBERS COUNT LEN [leave]]\n");
@@ -360,10 +435,14 @@ int main(int argc, char **argv)
     len = (size_t)atol(argv[5]);
     leave = argc > 6 && !strcmp(argv[6], "leave");
     burst = argc > 6 && !strcmp(argv[6], "burst");
+    nicvm = argc > 6 && !strcmp(argv[6], "nicvm");
     if (me >= members || count > MAXSEQ / 2 || len < 2 || len > MAXLEN ||
-        (burst && count > BURST))
+        (burst && count > BURST) || (nicvm && (members != 2 || count * GROUP_SENDS > MAXSEQ ||
+                                               count * NV_SENDS > MAXSEQ)))
         return me >= members ? 0 : 2;
     p = open_port(PORT);
-    return me ? member(sm, me, count, len, leave && me == members - 1)
-              : creator(sm, members, count, len, leave, burst);
+    if (nicvm && !me && add_noop(me))
+        return 1;
+    return me ? member(sm, me, count, len, leave && me == members - 1, nicvm)
+              : creator(sm, members, count, len, leave, burst, nicvm);
 }
