@@ -71,7 +71,7 @@ CHECK_ORDER := tests/arch/suite tests/barrier/suite tests/bench/suite tests/benc
                tests/cli/suite tests/dissector/suite tests/emu/suite tests/emu/random \
                tests/fabric/suite tests/irregular/suite tests/hazard/isa-strict tests/hazard/firmware \
                tests/hazard/random-strict tests/hazard/cluster-strict tests/host/suite \
-               tests/hostrt/suite tests/install/suite tests/loss/suite tests/mcast/suite tests/mcast/kbinomial \
+               tests/hostrt/suite tests/install/suite tests/loss/suite tests/mcast/suite tests/mcast/kbinomial tests/mcast/swgroup \
                tests/models/suite tests/mpi/suite tests/mpich/suite tests/myrinet/suite tests/myrinet/idle \
                tests/myrinet/backpressure tests/myrinet/swmc tests/myrinet/dma tests/nic/suite tests/nicvm/suite tests/nicvm/fw-suite tests/nicvm/mpi/suite \
                tests/nicoll/suite \

@@ -36,8 +36,8 @@
  * Memory. A module is ~15 KB (struct nv_prog keeps the verifier's per
  * instruction arrays beside the code, which the VM's proof reads), more
  * than the 1 MiB the small code model addresses has free, so the modules,
- * the upload staging area and the host packets' buffers live above the
- * image, below the stack (the arena, set up at init): every access goes
+ * the upload staging area and the host packets' buffers live in the MCP's
+ * arena above the image (mcp_sram, taken at init): every access goes
  * through pointers. Boards with less SRAM hold fewer modules (0 on a 1 MB
  * board: ADD answers NC_ST_ENORES).
  */
@@ -48,7 +48,6 @@
 
 #define NV_OWN_BUFS  8u         /* host packets (SEND, DELEGATE) in SRAM at once */
 #define NV_JOBS      (NC_FW_RX_BUFS + NV_OWN_BUFS)
-#define NV_STACK_RESERVE 32768u /* SRAM left to the stack below its top */
 #define NV_IMG_WORDS (8u + NC_ABI_MAX_NODES + NV_CODE_MAX + NV_CONST_MAX)
 /* the header words a module may write: PKT_TAG and PKT_USER0..2 */
 #define NV_HDR_WRITABLE (1u << 3 | 1u << 5 | 1u << 6 | 1u << 7)
@@ -105,12 +104,6 @@ static uint32_t nv_list_busy;
 static struct nv_job *nv_in_data;
 static bool nv_released;
 
-/* The arena's ends as words in .data: _end is addressable in the small
- * code model, __stack_top is not (main.c's mem_top). */
-extern char _end[], __stack_top[];
-static char *volatile nv_arena_lo = _end;
-static char *volatile nv_arena_hi = __stack_top;
-
 static void nv_answer(uint32_t port, uint32_t gen, uint32_t op, uint32_t status, uint32_t cookie,
                       uint32_t a, uint32_t b, uint32_t c)
 {
@@ -119,25 +112,28 @@ static void nv_answer(uint32_t port, uint32_t gen, uint32_t op, uint32_t status,
 
 static void nv_init(void)
 {
-    uintptr_t lo = ((uintptr_t)nv_arena_lo + 63u) & ~(uintptr_t)63u;
-    uintptr_t hi = (uintptr_t)nv_arena_hi - NV_STACK_RESERVE;
+    /* the own buffers, the staging area, the spare and the first slot in
+     * one piece: a board with less room holds no module at all */
     uintptr_t need = NV_OWN_BUFS * NC_FW_MTU + 4u * NV_IMG_WORDS;
+    uint8_t *p = mcp_sram(need + 2u * sizeof(struct nv_data));
 
     for (uint32_t i = 0; i < NC_ABI_PORTS; i++)
         nv_budget[i] = NC_NV_BUDGET_DEFAULT;
     for (uint32_t i = 0; i < NV_JOBS; i++)
         nv_jobs[i].mod = NV_FREE16;
-    if (hi <= lo || hi - lo < need + 2u * sizeof(struct nv_data))
+    if (!p)
         return;                 /* no room: no modules (ADD: NC_ST_ENORES) */
     for (uint32_t i = 0; i < NV_OWN_BUFS; i++)
-        nv_jobs[NC_FW_RX_BUFS + i].w = (uint32_t *)(lo + i * NC_FW_MTU);
-    nv_img = (uint32_t *)(lo + NV_OWN_BUFS * NC_FW_MTU);
-    lo += need;
-    nv_spare = (struct nv_data *)lo;
-    lo += sizeof(struct nv_data);
-    while (nv_nmods < NC_NV_MODULES && hi - lo >= sizeof(struct nv_data)) {
-        nv_mods[nv_nmods++].d = (struct nv_data *)lo;
-        lo += sizeof(struct nv_data);
+        nv_jobs[NC_FW_RX_BUFS + i].w = (uint32_t *)(p + i * NC_FW_MTU);
+    nv_img = (uint32_t *)(p + NV_OWN_BUFS * NC_FW_MTU);
+    nv_spare = (struct nv_data *)(p + need);
+    nv_mods[nv_nmods++].d = nv_spare + 1;
+    while (nv_nmods < NC_NV_MODULES) {
+        struct nv_data *d = mcp_sram(sizeof(struct nv_data));
+
+        if (!d)
+            break;
+        nv_mods[nv_nmods++].d = d;
     }
 }
 

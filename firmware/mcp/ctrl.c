@@ -116,6 +116,14 @@ static __attribute__((noinline)) void xmit_finish(void)
     x->done(x);
 }
 
+/* A route the collective wrote itself (MCP_XDST_OWN): its length, else 0.
+ * Called only where route_to found none (dst is not a node then), so the
+ * packets with a node's route pay nothing for it. */
+static __attribute__((noinline)) uint32_t own_route(uint32_t dst)
+{
+    return dst & MCP_XDST_OWN ? dst & 0xFu : 0;
+}
+
 /* The next collective packet on the wire; false if there is none. */
 static __attribute__((noinline)) bool xmit_one(void)
 {
@@ -128,7 +136,7 @@ static __attribute__((noinline)) bool xmit_one(void)
         if (!xq_head)
             xq_tail = 0;
         rl = route_to(x->dst, x->hdr);
-        if (!rl) {
+        if (!rl && !(rl = own_route(x->dst))) {
             work--;
             x->done(x);     /* no route: dropped, as the wire would */
             if (x_wire)
@@ -158,7 +166,7 @@ void mcp_xmit_now(struct mcp_xpkt *x)
     if (count || xq_head || x_wire || !(hal_isr() & L9_ISR_SEND))
         return mcp_xmit(x);
     rl = route_to(x->dst, x->hdr);
-    if (!rl) {
+    if (!rl && !(rl = own_route(x->dst))) {
         x->done(x);     /* no route: dropped, as the wire would */
         return;
     }

@@ -28,10 +28,13 @@
 #include "mcp_dma.h"
 #include "mcp_port.h"
 
-#define MCP_PLUGINS 6u      /* collectives one image may hold: barrier, multicast, host signals,
-                               NICVM, the NIC reduction, one a test image adds */
+#define MCP_PLUGINS 7u      /* collectives one image may hold: barrier, multicast, host signals,
+                               NICVM, switch multicast, the NIC reduction, one a test image adds */
 
 enum mcp_rx_verdict { MCP_RX_REFUSE, MCP_RX_DONE, MCP_RX_KEEP };
+#define MCP_STACK_RESERVE 32768u  /* SRAM below the stack's top no collective takes:
+                                      the deepest call chain (the verifier's, under
+                                      an upload) with room to spare */
 #define MCP_RX_SPARE 2u     /* rx buffers a `data` callback always leaves free */
 
 struct mcp_coll {
@@ -119,6 +122,10 @@ bool mcp_fetch(dma_done_fn done, uint32_t port, uint32_t gen, uint16_t arg, void
  * With payload set, the len payload bytes are sent from there instead of
  * after the header (a forwarded packet's payload in its rx buffer: no
  * copy; hal_tx_gather). */
+/* dst MCP_XDST_OWN | n: the collective wrote the packet's n-byte route
+ * (n <= 8) into the bytes before hdr itself (a switch group's two bytes,
+ * include/nicoll/nc_mgmt.h), which the core sends as they are. */
+#define MCP_XDST_OWN 0x80000000u
 struct mcp_xpkt {
     struct mcp_xpkt *next;          /* the core's */
     uint8_t *hdr;
@@ -163,6 +170,14 @@ void mcp_recv_deliver(const struct mcp_rbuf *rb, uint16_t b, const void *from, u
 void mcp_rx_release(uint16_t b);
 /* Have the collectives' timer callbacks run from the next period on. */
 void mcp_timer_need(void);
+/* bytes of SRAM above the image and below the stack (the arena), 64-byte
+ * aligned, for state too large for the 1 MiB the small code model
+ * addresses (reached through the pointer only); NULL when the board's SRAM
+ * has no more room. For init callbacks: the arena is handed out in the
+ * order the collectives register, never given back, and starts zero (the
+ * loader zeroes SRAM). MCP_STACK_RESERVE bytes below the stack's top stay
+ * the stack's. Where NC_FW_HOOK is (nc_fw_config.h). */
+void *mcp_sram(uint32_t bytes);
 
 /* ---- what the core's parts call ---------------------------------------- */
 void plugin_init(void);

@@ -32,7 +32,8 @@
  *    4 KB packets ahead in the queue is about 20 us on P-GM2; a lost packet
  *    costs at most twice this.
  *  - NC_FW_HOOK 1: the receive path's hook for collectives (mcp_plugin.h
- *    `data`, mcp_send_data, mcp_recv_take, mcp_recv_deliver). The
+ *    `data`, mcp_send_data, mcp_recv_take, mcp_recv_deliver) and the
+ *    SRAM arena its collectives take their large state from (mcp_sram). The
  *    1024-peer image (mk/firmware.mk) builds with 0: its SRAM is full to
  *    the stack, and the collectives it holds (barrier, multicast) do not
  *    use the hook.
@@ -41,6 +42,9 @@
  *    that adds a collective of its own (tests/plugin) leaves them out:
  *    their data and its together do not fit below the 1 MiB that the
  *    small code model's data must lie in.
+ *  - NC_FW_GROUP (NC_FW_HOOK): switch multicast (firmware/coll/group.c),
+ *    which delivers with the hook's mcp_recv_take; left out with the others
+ *    where the hook is.
  */
 #ifndef NC_FW_CONFIG_H
 #define NC_FW_CONFIG_H
@@ -57,8 +61,11 @@
 #ifndef NC_FW_NICVM
 #define NC_FW_NICVM NC_FW_HOOK
 #endif
-#if (NC_FW_SIGNAL || NC_FW_NICVM) && !NC_FW_HOOK
-#error "host signals and NICVM act on packets through the receive path's hook (NC_FW_HOOK)"
+#ifndef NC_FW_GROUP
+#define NC_FW_GROUP NC_FW_HOOK
+#endif
+#if (NC_FW_SIGNAL || NC_FW_NICVM || NC_FW_GROUP) && !NC_FW_HOOK
+#error "host signals, NICVM and switch multicast use the receive path's hook (NC_FW_HOOK)"
 #endif
 
 #define NC_FW_MTU           4096u

@@ -2,7 +2,7 @@
 /*
  * The collectives' host (mcp_plugin.h): the table of registered
  * collectives, dispatch by packet type, command, DMA kind and port event,
- * and the pool of send tokens for their packets.
+ * the pool of send tokens for their packets, and the SRAM arena.
  */
 #include "mcp_plugin.h"
 #include "mcp_dma.h"
@@ -21,8 +21,31 @@ static const struct mcp_coll *by_cmd[MCP_CMDS];
 static uint16_t tok_free[NC_FW_COLL_TOKENS];
 static uint32_t tok_nfree;
 
+#if NC_FW_HOOK
+/* The arena's ends as words in .data: _end is addressable in the small
+ * code model, __stack_top is not (main.c's mem_top). */
+extern char _end[], __stack_top[];
+static char *volatile arena_lo = _end;
+static char *volatile arena_hi = __stack_top;
+static uintptr_t arena_next;
+
+void *mcp_sram(uint32_t bytes)
+{
+    uintptr_t hi = (uintptr_t)arena_hi - MCP_STACK_RESERVE;
+    uintptr_t at = arena_next;
+
+    if (at > hi || hi - at < bytes)
+        return 0;
+    arena_next = (at + bytes + 63u) & ~(uintptr_t)63u;
+    return (void *)at;
+}
+#endif
+
 void plugin_init(void)
 {
+#if NC_FW_HOOK
+    arena_next = ((uintptr_t)arena_lo + 63u) & ~(uintptr_t)63u;
+#endif
     for (uint32_t i = 0; i < NC_FW_COLL_TOKENS; i++)
         tok_free[i] = (uint16_t)(NC_COLL_TOK0 + i);
     tok_nfree = NC_FW_COLL_TOKENS;

@@ -18,7 +18,10 @@
 #include "nicoll/shared_block.h"
 #include "nicoll/nc_endian.h"
 
-#define EV_SLOTS  64u    /* > NC_ABI_SEND_TOKENS + NC_ABI_RECV_TOKENS: never overrun */
+#define EV_SLOTS  64u    /* > NC_ABI_SEND_TOKENS + NC_ABI_RECV_TOKENS + NC_ABI_GRP_REQS (the
+                            answers a port's requests may bring): never overrun */
+_Static_assert(EV_SLOTS > NC_ABI_SEND_TOKENS + NC_ABI_RECV_TOKENS + NC_ABI_GRP_REQS,
+               "the event ring holds every event the port's tokens and requests bring");
 #define MAX_ALLOCS 64u
 #define OPEN_POLLS 200u  /* 200 x 1 us for the MCP to take the OPEN */
 
@@ -587,8 +590,13 @@ static int take_event(nc_port *p, nc_event *ev, struct tok **tp)
         ev->node = t->node;
         ev->port = t->port;
         ev->len = t->len;
-    } else if (type == NC_EV_RECV && cookie < NC_ABI_RECV_TOKENS && p->rtok[cookie].used) {
+    } else if ((type == NC_EV_RECV || type == NC_EV_GRECV) && cookie < NC_ABI_RECV_TOKENS &&
+               p->rtok[cookie].used) {
         t = &p->rtok[cookie];
+        if (type == NC_EV_GRECV) {
+            ev->type = NC_EVENT_RECV;
+            ev->swgroup = true;
+        }
         ev->node = nc_get_be32(e + 20);
         ev->port = nc_get_be32(e + 24);
         ev->len = nc_get_be32(e + 16);
@@ -602,6 +610,15 @@ static int take_event(nc_port *p, nc_event *ev, struct tok **tp)
             ev->ctx = p->nv[cookie].ctx;
             p->nv[cookie].used = false;
         }
+    } else if (type == NC_EV_GROUP) {
+        /* the entity's answer, or the NIC's counters (nc_swmc.c) */
+        ev->type = NC_EVENT_MG;
+        ev->tid = cookie;
+        ev->mg_op = nc_get_be32(e + 24);
+        ev->mg_status = nc_get_be32(e + 16);
+        ev->node = nc_get_be32(e + 20);
+        if (ev->mg_op == NC_MG_STATS)
+            ev->len = ev->mg_status;
     } else if (type == NC_EV_BARRIER) {
         ev->ctx = p->bar_ctx;
         p->bar_busy = false;

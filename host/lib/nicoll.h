@@ -42,7 +42,8 @@ const char *nc_strerror(int err);
 
 enum nc_event_type { NC_EVENT_SENT = 1, NC_EVENT_RECV = 2, NC_EVENT_ERROR = 3,
                      NC_EVENT_BARRIER = 4 /* a NIC-based barrier completed */,
-                     NC_EVENT_NICVM = 5 /* a NICVM send or delegation completed (nc_nicvm_send) */ };
+                     NC_EVENT_NICVM = 5 /* a NICVM send or delegation completed (nc_nicvm_send) */,
+                     NC_EVENT_MG = 6 /* the management entity's answer (nc_mg_create, ...) */ };
 
 typedef struct nc_event {
     enum nc_event_type type;
@@ -52,11 +53,49 @@ typedef struct nc_event {
     size_t len;           /* bytes sent or received */
     unsigned node, port;  /* peer: destination of a send, source of a receive */
     uint32_t group;       /* a multicast's group id (RECV at a member, SENT at the
-                             root); 0 for ordinary messages (docs/multicast.md) */
+                             root); 0 for ordinary messages (docs/multicast.md); a switch
+                             group's (swgroup set, NC_EVENT_MG) */
+    /* switch multicast (nc_mg_*, nc_gsend; docs/libnicoll.md "Switch multicast") */
+    bool swgroup;         /* RECV: a switch group's packet (nc_gsend), group its id */
+    uint32_t tid;         /* NC_EVENT_MG: the request's transaction id */
+    unsigned mg_op;       /* NC_EVENT_MG: NC_MG_CREATE, NC_MG_JOIN, NC_MG_LEAVE, NC_MG_STATS */
+    unsigned mg_status;   /* NC_EVENT_MG: the entity's answer, NC_MG_OK or an NC_MG_* error
+                             (include/nicoll/nc_mgmt.h); meaningful when status is NC_OK */
 } nc_event;
 
 typedef struct nc_port nc_port;
 struct nc_backend;
+
+/* Switch multicast (docs/libnicoll.md "Switch multicast"; the fabric's
+ * groups and management entity: docs/fabric.md). Requests to the entity on
+ * node sm_node: each posts one datagram and returns; the answer comes as
+ * an NC_EVENT_MG event (nc_poll, nc_wait) with tid, mg_op, group and
+ * mg_status (the entity's NC_MG_*; status NC_OK, or the NIC's refusal of
+ * the request itself: NC_EINVAL, NC_ENOROUTE, NC_ENORES). An answer
+ * means the entity took the request (or why not), never that the switches
+ * are set: only a multicast test can tell (nc_gsend until every member
+ * answered). Requests and answers may be lost: no answer in the caller's
+ * time means ask again (the entity answers a repeated JOIN NC_MG_EEXIST).
+ * At most NC_ABI_GRP_REQS requests of a port await answers; a further one
+ * takes the place of the oldest, whose answer is then dropped. */
+#define NC_MG_CREATE 1u   /* = nc_abi.h NC_GRP_OP_CREATE */
+#define NC_MG_JOIN   2u
+#define NC_MG_LEAVE  3u
+#define NC_MG_STATS  5u
+int nc_mg_create(nc_port *p, unsigned sm_node, uint32_t tid);
+int nc_mg_join(nc_port *p, unsigned sm_node, uint32_t group, unsigned node, uint32_t tid);
+int nc_mg_leave(nc_port *p, unsigned sm_node, uint32_t group, unsigned node, uint32_t tid);
+/* The NIC's counters as an NC_EVENT_MG (mg_op NC_MG_STATS): len the group
+ * packets dropped for want of a receive buffer, node the malformed ones,
+ * group the answers no request awaited. */
+int nc_mg_stats(nc_port *p, uint32_t tid);
+/* One packet of len <= NC_ABI_GRP_MAX bytes of registered memory to every
+ * other member of switch group `group`, to port `port` there; unreliable:
+ * a receiver without a receive buffer that holds it drops it. One send
+ * token; NC_EVENT_SENT (group set) once the packet left the NIC. A
+ * receiver gets it through nc_provide_recv's buffers as an NC_EVENT_RECV
+ * with swgroup set, group, node and port the sender's. */
+int nc_gsend(nc_port *p, uint32_t group, unsigned port, const void *buf, size_t len, void *ctx);
 
 #define NC_PORTS 8
 

@@ -63,6 +63,13 @@
 #define NC_SIG_OP_SET   1u  /* struct nc_cmd_sig_set: the port's signals on or off */
 #define NC_SIG_OP_SEND  2u  /* struct nc_cmd_sig_send: a message that signals its receiver */
 #define NC_CMD_REDUCE   13u /* reserved: the NIC-based reduction */
+#define NC_CMD_GROUP    14u /* switch multicast (firmware/coll/group.c, docs/fabric.md):
+                               struct nc_cmd_group, word 1 the operation: */
+#define NC_GRP_OP_CREATE 1u /* struct nc_cmd_grp_mg: NC_PT_MG_CREATE to the entity */
+#define NC_GRP_OP_JOIN   2u /* struct nc_cmd_grp_mg: NC_PT_MG_JOIN */
+#define NC_GRP_OP_LEAVE  3u /* struct nc_cmd_grp_mg: NC_PT_MG_LEAVE */
+#define NC_GRP_OP_SEND   4u /* struct nc_cmd_grp_send: one packet to a switch group */
+#define NC_GRP_OP_STATS  5u /* struct nc_cmd_grp_mg (tid only): the NIC's counters */
 /* The port's signal word in host memory (struct nc_cmd_sig_set), written
  * by the NIC's DMA, big-endian: word 0 the seq of the last SET it took,
  * word 1 the signals it raised for the port. */
@@ -91,8 +98,17 @@
 #define NC_EV_BARRIER    4u /* a NIC-based barrier completed (or was refused): status, cookie */
 #define NC_EV_NICVM      5u /* a NICVM operation's answer: status, cookie, three values,
                                word 7 the operation (NC_NV_OP_*; docs/nicvm.md) */
+#define NC_EV_GROUP      6u /* a management request's answer (NC_CMD_GROUP): status the
+                               NIC's, cookie the host's tid, len the entity's status
+                               (NC_MG_*, nc_mgmt.h), src the entity's node, src port the
+                               operation, word 7 the group; NC_GRP_OP_STATS: len, src and
+                               word 7 the NIC's counters (NC_GRP_CTR_*) */
+#define NC_EV_GRECV      7u /* a switch group's packet (NC_GRP_OP_SEND), delivered as a
+                               RECV: status, cookie, len, src node, src port, word 7 the
+                               group (0 is a group id here, so the type tells it apart) */
 /* Word 7 of an event: 0, or the group id of a multicast's RECV (at a member)
- * or SENT (at the root). */
+ * or SENT (at the root), of a switch group's GRECV, or of an NC_GRP_OP_SEND's
+ * SENT. */
 
 /* Event status codes (the host library maps them to nc_strerror text). */
 #define NC_ST_OK          0u
@@ -317,6 +333,58 @@ struct nc_cmd_sig_send {
     uint32_t pad;
 };
 #define NC_ABI_SIG_MAX 4096u    /* one packet (the firmware's MTU) */
+
+/* Switch multicast (firmware/coll/group.c; docs/fabric.md "Switch
+ * multicast", "The management entity"): word 1 the operation NC_GRP_OP_*.
+ * A request goes to the entity's node over the unicast route as an
+ * NC_PT_MG_* packet; its answer comes back as an NC_EV_GROUP event to the
+ * port that asked, carrying the host's tid. Requests are unreliable: a
+ * lost one is never answered (the host asks again). Each port has
+ * NC_ABI_GRP_REQS requests awaiting an answer at most; a further one
+ * takes the place of the port's oldest, whose answer is then dropped. An
+ * answer says the entity took the request (or why not), never that the
+ * switches' tables are set: only a multicast test can tell. */
+#define NC_ABI_GRP_REQS  4u   /* **decision**: a request rarely waits long (an entity answers
+                                 within tens of us), and each may bring an event the port's
+                                 ring must hold beside its tokens' (libnicoll's 64 slots) */
+struct nc_cmd_group {
+    uint32_t op;            /* NC_CMD_GROUP */
+    uint32_t grp_op;        /* NC_GRP_OP_* */
+    uint32_t pad[6];
+};
+
+struct nc_cmd_grp_mg {
+    uint32_t op;            /* NC_CMD_GROUP */
+    uint32_t grp_op;        /* NC_GRP_OP_CREATE, JOIN, LEAVE (or STATS: tid only) */
+    uint32_t sm_node;       /* the entity's node */
+    uint32_t group;         /* JOIN, LEAVE: < NC_MG_GROUP_LIMIT */
+    uint32_t node;          /* JOIN, LEAVE: the member */
+    uint32_t tid;           /* the host's transaction id, in the answer */
+    uint32_t pad[2];
+};
+
+/* One packet of len <= NC_ABI_GRP_MAX bytes (fetched by DMA) to every
+ * member of group but this node, to port dport there; unreliable (no
+ * acknowledgement, no retransmission). NC_EV_SENT with the cookie (word 7
+ * the group) once it left the NIC. A receiving NIC delivers it into the
+ * oldest receive buffer of dport that holds it (NC_EV_GRECV), or drops and
+ * counts it when there is none (NC_GRP_CTR_NOBUF). */
+struct nc_cmd_grp_send {
+    uint32_t op;            /* NC_CMD_GROUP */
+    uint32_t grp_op;        /* NC_GRP_OP_SEND */
+    uint32_t group;         /* < NC_MG_GROUP_LIMIT */
+    uint32_t bus_hi;        /* the packet's payload */
+    uint32_t bus_lo;
+    uint32_t len;
+    uint32_t dport;         /* the receivers' port */
+    uint32_t cookie;        /* the host's send token */
+};
+#define NC_ABI_GRP_MAX 4096u    /* one packet (the firmware's MTU) */
+/* NC_GRP_OP_STATS's event carries the NIC's counters since it booted:
+ * len the group packets dropped for want of a receive buffer (or with
+ * their port closed), src the group packets and management packets
+ * dropped as malformed (or not for a NIC), word 7 the answers dropped
+ * because no request awaited them (lost, late or replaced). */
 /* NICVM (firmware/coll/nicvm.c, docs/nicvm.md): word 1 the operation
  * NC_NV_OP_*, words 2-3 the module's name (8 bytes, not all zero). Each
  * operation is answered by one NC_EV_NICVM event carrying the cookie. */
@@ -451,6 +519,9 @@ union nc_cmd {
     struct nc_cmd_nv_send nv_send;
     struct nc_cmd_nv_list nv_list;
     struct nc_cmd_nv_budget nv_budget;
+    struct nc_cmd_group group;
+    struct nc_cmd_grp_mg grp_mg;
+    struct nc_cmd_grp_send grp_send;
 };
 
 /* Per-port block in SRAM. */
@@ -668,6 +739,27 @@ NC_CMD_AT(nv_budget, budget, 5);
 NC_CMD_AT(nv_budget, cookie, 6);
 NC_CMD_AT(nv_budget, pad, 7);
 _Static_assert(sizeof(struct nc_cmd_nv_budget) == 4u * NC_CMD_WORDS, "nc_cmd_nv_budget: one slot");
+NC_CMD_AT(group, op, 0);
+NC_CMD_AT(group, grp_op, 1);
+NC_CMD_AT(group, pad, 2);
+_Static_assert(sizeof(struct nc_cmd_group) == 4u * NC_CMD_WORDS, "nc_cmd_group: one slot");
+NC_CMD_AT(grp_mg, op, 0);
+NC_CMD_AT(grp_mg, grp_op, 1);
+NC_CMD_AT(grp_mg, sm_node, 2);
+NC_CMD_AT(grp_mg, group, 3);
+NC_CMD_AT(grp_mg, node, 4);
+NC_CMD_AT(grp_mg, tid, 5);
+NC_CMD_AT(grp_mg, pad, 6);
+_Static_assert(sizeof(struct nc_cmd_grp_mg) == 4u * NC_CMD_WORDS, "nc_cmd_grp_mg: one slot");
+NC_CMD_AT(grp_send, op, 0);
+NC_CMD_AT(grp_send, grp_op, 1);
+NC_CMD_AT(grp_send, group, 2);
+NC_CMD_AT(grp_send, bus_hi, 3);
+NC_CMD_AT(grp_send, bus_lo, 4);
+NC_CMD_AT(grp_send, len, 5);
+NC_CMD_AT(grp_send, dport, 6);
+NC_CMD_AT(grp_send, cookie, 7);
+_Static_assert(sizeof(struct nc_cmd_grp_send) == 4u * NC_CMD_WORDS, "nc_cmd_grp_send: one slot");
 _Static_assert(sizeof(struct nc_nv_image) == 32u, "the NICVM image header is 8 words");
 #undef NC_CMD_AT
 _Static_assert(offsetof(union nc_cmd, op) == 0 && offsetof(union nc_cmd, w) == 0,

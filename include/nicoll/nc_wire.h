@@ -56,6 +56,16 @@
  * port has signals on. Types 0x0A28..0x0A2F belong to reduction. */
 #define NC_PT_SIG        0x0A28u
 
+/* Switch multicast (firmware/coll/group.c, docs/fabric.md "Switch
+ * multicast"): types 0x0A30..0x0A3F are the fabric's management packets
+ * (nc_mgmt.h), which the MCP sends and takes too. GRP_DATA is one packet
+ * to a switch group, sent with the group's two bytes (NC_ROUTE_MCAST) in
+ * place of the route: not in any connection's sequence, never
+ * acknowledged; seq 0, one whole message (msg_len == len, offset 0),
+ * src_port the sender's port, dst_port the receivers', pad2[0] the
+ * group id (the switches strip their two bytes, so the header says it). */
+#define NC_PT_GRP_DATA   0x0A40u
+
 /* NICVM packets (firmware/coll/nicvm.c, docs/nicvm.md), in the
  * connection's sequence like DATA; one packet is one message (offset 0,
  * len == msg_len). NV_DATA's payload: NC_NV_WIRE_HDR bytes of NICVM header

@@ -3,7 +3,9 @@
  * Host program of tests/red/signals/suite, on two nodes: node 0 sends COUNT
  * messages of SIZE bytes to node 1, GAP_NS of computation apart, either of
  * the signalling type (nc_signal_send) or ordinary (nc_send). Node 1 turns
- * its port's signals on (or not), then computes COMPUTE_NS in one
+ * its port's signals on (or not), tells node 0 to start with a message of
+ * its own (so that no message can arrive before node 1 is set up, however
+ * long either side's start takes), then computes COMPUTE_NS in one
  * nc_host_compute_ns call without polling; its handler takes every event
  * there is. Afterwards it turns signals off and polls for the rest.
  *
@@ -36,6 +38,8 @@ static uint64_t handler_ns;
 
 static void take(nc_port *p, const nc_event *ev, unsigned *count)
 {
+    if (ev->type == NC_EVENT_SENT && !ev->status)
+        return;                 /* node 1's go message */
     if (ev->type != NC_EVENT_RECV || ev->status || ev->node != 0 || ev->len != expect_len ||
         pat_check(ev->buf, ev->len, (uint32_t)ev->len, 0, in_handler + after))
         bad++;
@@ -90,7 +94,12 @@ int main(int argc, char **argv)
         uint8_t *tx = region(p, MAXLEN * (size_t)count);
         unsigned sent = 0;
 
-        nc_host_compute_ns(300000);         /* node 1 gets ready */
+        nc_provide_recv(p, tx, MAXLEN, NULL);
+        if ((rc = nc_wait(p, &ev, 100000000)) || ev.type != NC_EVENT_RECV || ev.node != 1) {
+            nc_host_printf("FAIL node 0: no go from node 1: %s\n",
+                           rc ? nc_strerror(rc) : "another event");
+            return 1;
+        }
         for (unsigned i = 0; i < count; i++) {
             uint8_t *b = tx + (size_t)MAXLEN * i;
 
@@ -111,7 +120,7 @@ int main(int argc, char **argv)
         }
         nc_host_printf("sender sent=%u\n", sent);
     } else if (me == 1) {
-        uint8_t *rx = region(p, (size_t)MAXLEN * RBUFS);
+        uint8_t *rx = region(p, (size_t)MAXLEN * (RBUFS + 1));   /* the last: the go */
         uint64_t t0;
 
         for (unsigned i = 0; i < RBUFS; i++)
@@ -126,6 +135,10 @@ int main(int argc, char **argv)
         }
         if (on == 2 && (rc = nc_signal_disable(p))) {
             nc_host_printf("FAIL nc_signal_disable: %s\n", nc_strerror(rc));
+            return 1;
+        }
+        if ((rc = nc_send(p, 0, 0, rx + (size_t)MAXLEN * RBUFS, 4, NULL))) {
+            nc_host_printf("FAIL go to node 0: %s\n", nc_strerror(rc));
             return 1;
         }
         t0 = nc_host_now_ns();
