@@ -1001,6 +1001,43 @@ static struct fab_pkt *new_pkt(const uint8_t *pkt, size_t len)
 }
 
 /*
+ * The fault rules on copy c of a multicast packet, made at t for NIC dst:
+ * every corrupt rule (one bit of the copy flips after the CRC was
+ * computed, as on a unicast packet's last link) and the drop and delay
+ * rules that name a receiver (node=N with dir=rx or any), which the
+ * sender's check (mcast_send) leaves to the copies. True: c is dropped.
+ */
+static bool copy_faults(struct fabric *f, struct fab_pkt *c, unsigned dst, uint64_t t)
+{
+    uint16_t type = c->len >= 2 ? (uint16_t)(c->pkt[0] << 8 | c->pkt[1]) : 0;
+    bool corrupt = false;
+
+    for (unsigned k = 0; k < f->nrules; k++) {
+        struct fabric_fault_rule *r = &f->rules[k];
+
+        if (r->kind != FAULT_CORRUPT && (r->node < 0 || r->dir == 0))
+            continue;
+        if (!fires(f, r, c->src, (int)dst, type, t))
+            continue;
+        if (r->kind == FAULT_DROP) {
+            log_fault(f, t, "drop (multicast copy)", c->src, (int)dst, type);
+            return true;
+        }
+        if (r->kind == FAULT_DELAY) {
+            c->delay += r->delay_ps;
+            log_fault(f, t, "delay (multicast copy)", c->src, (int)dst, type);
+        } else if (r->kind == FAULT_CORRUPT && !corrupt && c->len) {
+            corrupt = true;
+            c->corrupt_at = (int)(next_rand(f) % c->len);
+            c->corrupt_bit = (uint8_t)(1u << (next_rand(f) % 8));
+            f->cnt.corrupted++;
+            log_fault(f, t, "corrupt (multicast copy)", c->src, (int)dst, type);
+        }
+    }
+    return false;
+}
+
+/*
  * A multicast packet's head reached switch p->to_sw at 'at' on port
  * p->in_port. The switch reads the group id (two bytes) and replicates the
  * packet to every other port of its entry: each copy starts on its output
@@ -1068,6 +1105,13 @@ static void mc_branch(struct fabric *f, struct fab_pkt *p, uint64_t at)
         memcpy(c->orig, p->orig, p->orig_len);
         c->orig_len = p->orig_len;
         c->orig_t = p->orig_t;
+        if (peer->kind == TOPO_NODE && copy_faults(f, c, peer->id, look)) {
+            mc_drop(f, c->id, c, sw, at, "dropped by a fault rule");
+            free(c->orig);
+            free(c->pkt);
+            free(c);
+            continue;
+        }
         add_live(f, c);
         add_work(f, c);
     }
@@ -1265,11 +1309,12 @@ static int mcast_send(struct fabric *f, unsigned src, uint64_t t_ps, const uint8
     }
     out->dst = 0xFFFF;
     out->type = len >= 4 ? (uint16_t)(pkt[2] << 8 | pkt[3]) : 0;
-    /* drop and delay rules act on the whole packet; corrupt ones do not
-     * act on multicast packets */
+    /* drop and delay rules that name no receiver act on the whole packet,
+     * here; corrupt rules and those that name a receiver act on each copy
+     * to a NIC (copy_faults) */
     for (unsigned k = 0; k < f->nrules; k++) {
         struct fabric_fault_rule *r = &f->rules[k];
-        if (!fires(f, r, src, -1, out->type, t_ps))
+        if (r->kind == FAULT_CORRUPT || !fires(f, r, src, -1, out->type, t_ps))
             continue;
         if (r->kind == FAULT_DROP) {
             log_fault(f, t_ps, "drop", src, -1, out->type);

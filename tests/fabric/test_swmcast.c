@@ -4,9 +4,10 @@
  * "Switch multicast"; docs/fabric.md): copies' arrival times computed by
  * hand against unicast's, a copy contending for a busy port as a unicast
  * packet does, back-pressure on one branch that holds only that branch,
- * drops at an empty or stale entry (counted, logged, in the pcap), the
- * table's bound, and an entry changed by its switch's management agent
- * only after its processing time. The tables are written only through
+ * drops at an empty or stale entry (counted, logged, in the pcap), fault
+ * rules on the sender's packet and on each copy, the table's bound, and
+ * an entry changed by its switch's management agent only after its
+ * processing time. The tables are written only through
  * SW_SET packets to the switches' management ports, as the management
  * entity does.
  */
@@ -432,6 +433,84 @@ static void test_empty_and_stale_entries_drop(void **st)
     topo_free(t);
 }
 
+/* Fault rules on multicast: a corrupt rule flips one bit of the copy to
+ * the receiver it names (only its CRC check fails); drop and delay rules
+ * that name a receiver act on that receiver's copy alone; rules that name
+ * only the sender drop or delay the whole packet at the sender, once; a
+ * corrupt rule that names no node counts copies (nth=2: the second copy
+ * made). */
+static void test_faults_on_copies(void **st)
+{
+    struct topo *t = two_switches();
+    struct fabric *f = mk(t, false);
+    struct fabric_delivery out;
+    struct fabric_counters c;
+    struct fabric_mc_counters mc;
+    uint8_t pkt[256];
+    size_t len = mcast(7, 100, pkt);
+    const uint64_t T0 = 1000 * US;
+    char err[200], lb[2048] = "";
+    FILE *log = fmemopen(lb, sizeof lb - 1, "w");
+    (void)st;
+
+    fabric_set_fault_log(f, log);
+    assert_int_equal(fabric_add_fault(f, "corrupt:node=3,dir=rx", err, sizeof err), 0);
+    assert_int_equal(fabric_add_fault(f, "drop:node=1,dir=rx,nth=1", err, sizeof err), 0);
+    assert_int_equal(fabric_add_fault(f, "delay:node=2,dir=any,delay=5us", err, sizeof err), 0);
+    program_all(f, 7);
+    ngot = 0;
+    assert_int_equal(fabric_send(f, 0, T0, pkt, len, &out), 0);
+    assert_int_equal(ngot, 2);                  /* node 1's copy dropped */
+    assert_null(to(1));
+    assert_true(to(2)->crc_ok);
+    assert_int_equal(to(2)->head_ps, T0 + MCHOP + TM.cable_ps + 5 * US);
+    assert_false(to(3)->crc_ok);
+    unsigned bits = 0;
+    for (size_t i = 0; i < len - 2; i++)
+        bits += (unsigned)__builtin_popcount(to(3)->data[i] ^ pkt[2 + i]);
+    assert_int_equal(bits, 1);
+    fabric_get_counters(f, &c);
+    assert_int_equal(c.corrupted, 1);
+    fabric_get_mc_counters(f, &mc);
+    assert_int_equal(mc.dropped, 1);
+    /* the next packet: node 1's copy arrives (nth=1 has fired), intact */
+    ngot = 0;
+    assert_int_equal(fabric_send(f, 0, T0 + 100 * US, pkt, len, &out), 0);
+    assert_int_equal(ngot, 3);
+    assert_true(to(1)->crc_ok);
+    assert_false(to(3)->crc_ok);
+    fflush(log);
+    assert_non_null(strstr(lb, "drop (multicast copy) packet 0 -> 1 type 0x0a18"));
+    assert_non_null(strstr(lb, "corrupt (multicast copy) packet 0 -> 3 type 0x0a18"));
+    assert_non_null(strstr(lb, "delay (multicast copy) packet 0 -> 2 type 0x0a18"));
+    fabric_free(f);
+    fclose(log);
+
+    /* a rule that names only the sender drops the whole packet there */
+    f = mk(t, false);
+    assert_int_equal(fabric_add_fault(f, "drop:node=0,dir=tx,type=0x0a18,nth=1", err, sizeof err),
+                     0);
+    assert_int_equal(fabric_add_fault(f, "corrupt:type=0x0a18,nth=2", err, sizeof err), 0);
+    assert_int_equal(fabric_add_fault(f, "delay:node=0,dir=tx,delay=3us", err, sizeof err), 0);
+    program_all(f, 7);
+    ngot = 0;
+    assert_int_equal(fabric_send(f, 0, T0, pkt, len, &out), 0);
+    assert_int_equal(ngot, 0);
+    fabric_get_counters(f, &c);
+    assert_int_equal(c.dropped, 1);
+    /* the next one goes; of its copies to NICs (node 2's at a, then node
+     * 1's and node 3's at b) the second is the one corrupted */
+    assert_int_equal(fabric_send(f, 0, T0 + 100 * US, pkt, len, &out), 0);
+    assert_int_equal(ngot, 3);
+    assert_true(to(2)->crc_ok);
+    assert_false(to(1)->crc_ok);
+    assert_true(to(3)->crc_ok);
+    /* the sender's delay once, on the whole packet */
+    assert_int_equal(to(2)->head_ps, T0 + 100 * US + MCHOP + TM.cable_ps + 3 * US);
+    fabric_free(f);
+    topo_free(t);
+}
+
 /* A switch's table holds 'entries' groups: one more is refused with
  * NC_MG_EFULL until an entry is cleared. */
 static void test_table_bound(void **st)
@@ -546,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_table_bound),
         cmocka_unit_test(test_entry_changes_after_the_agent),
         cmocka_unit_test(test_bad_requests),
+        cmocka_unit_test(test_faults_on_copies),
     };
     return cmocka_run_group_tests_name("swmcast", tests, NULL, NULL);
 }
