@@ -30,11 +30,17 @@ void coll_table_fill(MPI_Comm c)
     }
     t->ibarrier = coll_ibarrier_dissemination;
 
-    /* Bcast: on NIC multicast with MPI_NC_BCAST=nic; each call still
+    /* Bcast: on switch multicast with MPI_NC_COMM=basic, else on NIC
+     * multicast with MPI_NC_BCAST=nic; each call still
      * takes the binomial tree when its (communicator, root, tree class)
      * agreed on the host, or (MPI_Ibcast) its datatype is not contiguous
      * (coll_bcast_nic.c). */
-    if (mpi_state.bcast_nic && c->size > 1) {
+    if (mpi_state.comm_mode != COMM_P2P && c->size > 1) {
+        /* on the communicator's switch group once it is tested
+         * (coll_bcast_swmc.c); binomial until then, and for MPI_Ibcast */
+        t->bcast = coll_bcast_swmc;
+        t->ibcast = coll_ibcast_binomial;
+    } else if (mpi_state.bcast_nic && c->size > 1) {
         t->bcast = coll_bcast_nic;
         t->ibcast = coll_ibcast_nic;
     } else {

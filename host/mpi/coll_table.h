@@ -82,6 +82,7 @@ int coll_bcast_binomial(void *buf, int count, MPI_Datatype t, int root, MPI_Comm
 int coll_ibcast_binomial(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c,
                          MPI_Request *req);
 int coll_bcast_nic(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c);
+int coll_bcast_swmc(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c);
 int coll_ibcast_nic(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c,
                     MPI_Request *req);
 

@@ -109,6 +109,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         *newcomm = MPI_COMM_NULL;
         return mpi_error(comm, rc, "MPI_Comm_dup", "an attribute's copy function returned %d", rc);
     }
+    mpi_swmc_setup(*newcomm);
     return MPI_SUCCESS;
 }
 
@@ -147,6 +148,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         return MPI_SUCCESS;
     }
     *newcomm = comm_new(mpi_group_new(group->size, group->world), ctx, comm->errh);
+    mpi_swmc_setup(*newcomm);
     return MPI_SUCCESS;
 }
 
@@ -199,6 +201,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     }
     mpi_state.next_ctx = agreed + 2;
     *newcomm = comm_new(mpi_group_new(group->size, group->world), agreed, comm->errh);
+    mpi_swmc_setup(*newcomm);
     return MPI_SUCCESS;
 }
 
@@ -241,6 +244,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     *newcomm = comm_new(mpi_group_new(n, w), ctx, comm->errh);
     free(w);
     free(all);
+    mpi_swmc_setup(*newcomm);
     return MPI_SUCCESS;
 }
 
@@ -258,6 +262,7 @@ int MPI_Comm_free(MPI_Comm *comm)
                          rc);
     /* the collective part now, while every member is here */
     mpi_bcast_nic_release(*comm);
+    mpi_swmc_release(*comm);
     mpi_comm_drop(*comm);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;

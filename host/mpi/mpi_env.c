@@ -67,6 +67,42 @@ bad:
     nc_host_exit(2);
 }
 
+/* MPI_NC_COMM: how communicators get switch multicast (comm_swmc.c).
+ * Every mode but p2p needs the fabric's management entity, on the last
+ * node (MPI_NC_SM_NODE, which lanai-mpirun --comm sets): that node runs
+ * no rank, so its process ends here. */
+static void parse_comm_mode(void)
+{
+    const char *s = getenv("MPI_NC_COMM"), *sm = getenv("MPI_NC_SM_NODE");
+    unsigned nodes = nc_host_nodes();
+    char *end;
+
+    if (!s || !strcmp(s, "p2p")) {
+        mpi_state.comm_mode = COMM_P2P;
+        return;
+    }
+    if (!strcmp(s, "basic")) {
+        mpi_state.comm_mode = COMM_BASIC;
+    } else if (!strcmp(s, "lazy") || !strcmp(s, "pool")) {
+        nc_host_printf("libmpi: MPI_NC_COMM='%s': this library has p2p and basic only\n", s);
+        nc_host_exit(2);
+    } else {
+        nc_host_printf("libmpi: MPI_NC_COMM='%s' is not 'p2p', 'basic', 'lazy' or 'pool'\n", s);
+        nc_host_exit(2);
+    }
+    unsigned long v = sm && *sm ? strtoul(sm, &end, 10) : 0;
+    if (!sm || !*sm || *end || v != nodes - 1 || nodes < 2) {
+        nc_host_printf("libmpi: MPI_NC_COMM=%s needs MPI_NC_SM_NODE, the management entity's "
+                       "node, the last of the %u (it is '%s'; lanai-mpirun --comm sets it)\n", s,
+                       nodes, sm ? sm : "unset");
+        nc_host_exit(2);
+    }
+    mpi_state.sm_node = (unsigned)v;
+    if (nc_host_node() == mpi_state.sm_node)
+        nc_host_exit(0);        /* the entity's node: no rank */
+    mpi_state.world_size = (int)nodes - 1;
+}
+
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     const char *s;
@@ -119,6 +155,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         nc_host_exit(2);
     }
     mpi_state.debug = getenv("MPI_NC_DEBUG") && strcmp(getenv("MPI_NC_DEBUG"), "0");
+    parse_comm_mode();
     mpi_comm_init_predefined(mpi_state.world_rank, mpi_state.world_size);
     if ((rc = mpi_net_init()))
         return mpi_error(NULL, MPI_ERR_OTHER, "MPI_Init", "cannot open the NIC's port 0: %s",
@@ -129,6 +166,9 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     mpi_state.initialized = true;
     mpi_state.t0_ns = nc_host_now_ns();
     mpi_compute_init();
+    /* MPI_Wtime's origin before it: the same moment on every rank as
+     * without a group */
+    mpi_swmc_setup(MPI_COMM_WORLD);
     return MPI_SUCCESS;
 }
 
@@ -182,6 +222,7 @@ int MPI_Finalize(void)
     if ((rc = coll_reduce_bypass_finalize()))
         return rc;
     MPI_Barrier(MPI_COMM_WORLD);
+    mpi_swmc_finalize();
     mpi_net_finalize();
     mpi_state.finalized = true;
     mpi_stdio_flush();

@@ -84,6 +84,7 @@ struct mpi_comm_s {
     struct mpi_attr *attrs;     /* cached attributes (mpi_attr.c) */
     char *name;                 /* MPI_Comm_set_name's, or NULL */
     struct mpi_topo *topo;      /* Cartesian or graph topology, or NULL (mpi_topo.c) */
+    struct mpi_swmc *swmc;      /* its switch multicast group, or NULL (comm_swmc.c) */
 };
 /* the topology goes with MPI_Comm_dup and MPI_Comm_free */
 void mpi_topo_copy(MPI_Comm old, MPI_Comm c);
@@ -162,7 +163,8 @@ MPI_Request mpi_irecv_ctx(void *buf, size_t count, MPI_Datatype t, int src, int 
                           MPI_Comm comm, uint32_t ctx);
 
 /* The wire (mpi_net.c): one nicoll port per rank. */
-enum mpi_pkt_type { PKT_EAGER = 1, PKT_RTS = 2, PKT_CTS = 3, PKT_DATA = 4 };
+enum mpi_pkt_type { PKT_EAGER = 1, PKT_RTS = 2, PKT_CTS = 3, PKT_DATA = 4,
+                    PKT_SWMC = 5 /* switch multicast's control (mpi_swmc.h) */ };
 struct mpi_hdr {
     uint8_t type;               /* enum mpi_pkt_type */
     uint8_t sync;               /* unused, 0: an MPI_Ssend goes by RTS whatever its size */
@@ -186,6 +188,8 @@ struct mpi_state {
     nc_tree_spec bcast_tree;    /* its groups' tree (MPI_NC_BCAST_TREE) */
     int reduce_bypass;          /* MPI_Reduce by application bypass (MPI_NC_REDUCE) */
     int debug;                  /* MPI_NC_DEBUG: say what a stalled wait waits for */
+    int comm_mode;              /* MPI_NC_COMM: enum mpi_comm_mode */
+    unsigned sm_node;           /* the management entity's node (MPI_NC_SM_NODE) */
     uint32_t next_ctx;          /* lowest context id this process has not used */
     uint64_t t0_ns;             /* MPI_Wtime's origin */
     /* buffered sends */
@@ -255,6 +259,24 @@ MPI_Request mpi_bcast_nic_irecv(uint32_t group, void *dst, size_t bytes);
 void mpi_bcast_nic_isend(uint32_t group, const void *data, size_t bytes, MPI_Request owner);
 /* Drop c's broadcast groups (collective: MPI_Comm_free). */
 void mpi_bcast_nic_release(MPI_Comm c);
+/* Communicators on switch multicast (comm_swmc.c; MPI_NC_COMM): c's group
+ * set up (collective over c, from every blocking constructor and
+ * MPI_Init), given back (collective: MPI_Comm_free) and every one left
+ * (MPI_Finalize); what mpi_net.c's event loop hands over: a group packet,
+ * a PKT_SWMC packet and the entity's answers. */
+enum mpi_comm_mode { COMM_P2P, COMM_BASIC };
+void mpi_swmc_setup(MPI_Comm c);
+void mpi_swmc_release(MPI_Comm c);
+void mpi_swmc_finalize(void);
+void mpi_swmc_arrived(unsigned node, const uint8_t *data, size_t len);
+void mpi_swmc_control(int src_world, const struct mpi_hdr *h, const uint8_t *payload,
+                      size_t len);
+void mpi_swmc_mg_event(const struct nc_event *ev);
+/* One group packet: hlen bytes of head, then len of data, to every other
+ * member of switch group `group`, queued in order with the packets before
+ * it; owner as for mpi_net_send. */
+void mpi_net_gsend(uint32_t group, const void *head, size_t hlen, const void *data, size_t len,
+                   MPI_Request owner);
 void mpi_nbc_progress(void);
 /* Progress until c has no non-blocking collective left (coll_sched.c). */
 void coll_sched_finish_comm(MPI_Comm c);

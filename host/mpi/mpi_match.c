@@ -118,6 +118,9 @@ void mpi_match_packet(int src_world, const struct mpi_hdr *h, const uint8_t *pay
     case PKT_DATA:
         data_packet(h, payload, len);
         return;
+    case PKT_SWMC:
+        mpi_swmc_control(src_world, h, payload, len);
+        return;
     case PKT_EAGER:
     case PKT_RTS:
         break;

@@ -25,6 +25,9 @@
 /* The NIC queues up to 8 multicasts per group (docs/multicast.md); more
  * at once are refused, so the queue holds the next one back. */
 #define NC_MCASTS_IN_FLIGHT 8
+/* A switch group packet's send context: its staging slot with this bit */
+#define GSEND_CTX 0x10000u
+#define GSEND_HEAD_MAX 32
 
 struct pkt {
     int dst;
@@ -33,6 +36,9 @@ struct pkt {
     size_t len;
     MPI_Request owner;
     uint32_t group;             /* a broadcast's multicast (no header), or 0 */
+    bool swgroup;               /* a switch group packet: head, then data */
+    size_t hlen;
+    uint8_t head[GSEND_HEAD_MAX];
     struct pkt *next;
 };
 
@@ -130,6 +136,7 @@ void mpi_net_send(int dst, const struct mpi_hdr *h, const void *data, size_t len
     p->len = len;
     p->owner = owner;
     p->group = 0;
+    p->swgroup = false;
     p->next = NULL;
     if (dst == mpi_state.world_rank) {
         /* the bytes are copied now: the receive side owns its copy */
@@ -154,13 +161,19 @@ static void push_queue(void)
 {
     while (q_head && nfree && nc_send_tokens(port)) {
         struct pkt *p = q_head;
-        if (p->group && mcasts_out >= NC_MCASTS_IN_FLIGHT)
+        if (p->group && !p->swgroup && mcasts_out >= NC_MCASTS_IN_FLIGHT)
             return;
         int slot = free_slots[--nfree];
         uint8_t *b = arena + slot_size * slot;
         int rc;
 
-        if (p->group) {
+        if (p->swgroup) {
+            memcpy(b, p->head, p->hlen);
+            if (p->len)
+                nc_host_memcpy(b + p->hlen, p->data, p->len);
+            rc = nc_gsend(port, p->group, 0, b, p->hlen + p->len,
+                          (void *)(uintptr_t)(slot | GSEND_CTX));
+        } else if (p->group) {
             if (p->len)
                 nc_host_memcpy(b, p->data, p->len);
             rc = nc_mcast(port, p->group, b, p->len, (void *)(uintptr_t)slot);
@@ -182,7 +195,7 @@ static void push_queue(void)
         q_head = p->next;
         if (!q_head)
             q_tail = NULL;
-        if (p->group)
+        if (p->group && !p->swgroup)
             mcasts_out++;
         frag_done(p->owner);
         free(p);
@@ -195,16 +208,24 @@ static void handle_event(const nc_event *ev)
         mpi_nicvm_event(ev);     /* its status is the module's to report */
         return;
     }
+    if (ev->type == NC_EVENT_MG) {
+        mpi_swmc_mg_event(ev);   /* a refusal is its request's to report */
+        return;
+    }
     if (ev->status)
         mpi_error(NULL, MPI_ERR_OTHER, "progress", "NIC event %d: %s", ev->type,
                   nc_strerror(ev->status));
     if (ev->type == NC_EVENT_SENT) {
-        free_slots[nfree++] = (int)(uintptr_t)ev->ctx;
-        if (ev->group)
+        uintptr_t x = (uintptr_t)ev->ctx;
+
+        free_slots[nfree++] = (int)(x & ~(uintptr_t)GSEND_CTX);
+        if (ev->group && !(x & GSEND_CTX))
             mcasts_out--;
     } else if (ev->type == NC_EVENT_RECV) {
         uint8_t *b = ev->ctx;
-        if (ev->group) {
+        if (ev->swgroup) {
+            mpi_swmc_arrived(ev->node, b, ev->len);
+        } else if (ev->group) {
             mpi_bcast_nic_arrived(ev->group, b, ev->len);
         } else if (ev->len < sizeof(struct mpi_hdr)) {
             mpi_error(NULL, MPI_ERR_INTERN, "progress",
@@ -228,6 +249,23 @@ void mpi_net_imcast(uint32_t group, const void *data, size_t len, MPI_Request ow
     struct pkt *p = calloc(1, sizeof *p);
 
     p->group = group;
+    p->data = data;
+    p->len = len;
+    p->owner = owner;
+    enqueue(p);
+}
+
+void mpi_net_gsend(uint32_t group, const void *head, size_t hlen, const void *data, size_t len,
+                   MPI_Request owner)
+{
+    struct pkt *p = calloc(1, sizeof *p);
+
+    if (hlen > GSEND_HEAD_MAX)
+        abort();
+    p->group = group;
+    p->swgroup = true;
+    memcpy(p->head, head, hlen);
+    p->hlen = hlen;
     p->data = data;
     p->len = len;
     p->owner = owner;

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A communicator's switch multicast group (MPI_NC_COMM=basic; docs/mpi.md
+ * "Communicators on switch multicast"), seed 003's Basic design: when a
+ * communicator is made, its rank 0 asks the fabric's management entity
+ * for a group, tells the others its id, every member joins, and rank 0
+ * tests the group, blocking: a probe multicast every SWMC_PROBE_NS until
+ * every member has answered one by point-to-point. An answer from the
+ * entity never means the switches are set; only the test can tell. Then
+ * rank 0 tells every member the verdict (by the host's binomial
+ * broadcast, as the id), so that all take the same path: the group
+ * (coll_bcast_swmc.c) or, when the entity had no id, a join failed or the
+ * test ran out of probes, point-to-point for the communicator's life.
+ * MPI_Comm_free and MPI_Finalize leave the group; the entity frees the id
+ * when the last member has left.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_table.h"
+#include "mpi_swmc.h"
+#include "nicoll/hostif.h"
+#include "nicoll/nc_mgmt.h"
+
+/* **Decision**: the test's probe interval, 50 us, about ten times a probe's
+ * way through a switch and back on P-GM2, so that the probes cost the
+ * members little; and 400 probes (20 ms, twice the entity's default
+ * time-out for a lost switch write) before the communicator gives up on
+ * the group. */
+#define SWMC_PROBE_NS 50000u
+#define SWMC_PROBES   400u
+/* A request to the entity unanswered this long is asked again (joins and
+ * leaves; the entity answers a repeated one NC_MG_EEXIST or NC_MG_ENOENT),
+ * up to SWMC_ASKS times. A create is asked once: a second create after a
+ * lost answer would take a second id. **Decision**: 30 ms, three times
+ * the entity's own time-out. */
+#define SWMC_ANSWER_NS 30000000ull
+#define SWMC_ASKS      3u
+
+static struct mpi_swmc *all;    /* this process's communicators with a group */
+static uint32_t next_tid = 1;
+
+/* The entity's answer a request waits for. */
+struct mg_wait {
+    uint32_t tid;
+    bool got;
+    int status;
+    unsigned mg_status;
+    uint32_t group;
+    struct mg_wait *next;
+};
+static struct mg_wait *waits;
+
+struct mpi_swmc *mpi_swmc_of_ctx(uint32_t ctx)
+{
+    for (struct mpi_swmc *s = all; s; s = s->next)
+        if (s->comm->ctx == ctx)
+            return s;
+    return NULL;
+}
+
+int mpi_swmc_rank_of(MPI_Comm c, int w)
+{
+    for (int i = 0; i < c->size; i++)
+        if (c->group->world[i] == w)
+            return i;
+    return -1;
+}
+
+void mpi_swmc_mg_event(const struct nc_event *ev)
+{
+    for (struct mg_wait *w = waits; w; w = w->next)
+        if (w->tid == ev->tid && !w->got) {
+            w->got = true;
+            w->status = ev->status;
+            w->mg_status = ev->mg_status;
+            w->group = ev->group;
+            return;
+        }
+    /* a late answer to a request asked again: nobody waits for it */
+}
+
+/* Ask the entity (op NC_MG_CREATE, JOIN or LEAVE) and wait for its answer,
+ * asking again after SWMC_ANSWER_NS (not a create). NC_OK with the
+ * entity's verdict in *mg (and a create's id in *group), or the NIC's
+ * refusal, or NC_ETIMEDOUT. */
+static int ask(unsigned op, uint32_t group, unsigned *mg, uint32_t *out)
+{
+    struct mg_wait w = { 0 };
+    nc_port *p = mpi_net_port();
+    unsigned me = (unsigned)mpi_state.world_rank, sm = mpi_state.sm_node;
+    int rc = NC_ETIMEDOUT;
+
+    w.next = waits;
+    waits = &w;
+    for (unsigned a = 0; a < (op == NC_MG_CREATE ? 1u : SWMC_ASKS) && !w.got; a++) {
+        uint64_t t0 = nc_host_now_ns(), idle = t0;
+
+        w.tid = next_tid++;
+        rc = op == NC_MG_CREATE ? nc_mg_create(p, sm, w.tid)
+           : op == NC_MG_JOIN   ? nc_mg_join(p, sm, group, me, w.tid)
+                                : nc_mg_leave(p, sm, group, me, w.tid);
+        if (rc)
+            break;
+        rc = NC_ETIMEDOUT;
+        while (!w.got && nc_host_now_ns() - t0 < SWMC_ANSWER_NS)
+            mpi_progress_wait(&idle);
+    }
+    for (struct mg_wait **pp = &waits; *pp; pp = &(*pp)->next)
+        if (*pp == &w) {
+            *pp = w.next;
+            break;
+        }
+    if (!w.got)
+        return rc;
+    *mg = w.mg_status;
+    if (out)
+        *out = w.group;
+    return w.status;
+}
+
+static void say(MPI_Comm c, const char *what, uint32_t group)
+{
+    if (mpi_state.debug)
+        nc_host_printf("libmpi: rank %d: communicator %u (%d ranks): switch group %u: %s\n",
+                       mpi_state.world_rank, c->ctx, c->size, group, what);
+}
+
+/* Rank 0's multicast test: true once every other member answered a probe. */
+static bool test_group(struct mpi_swmc *s)
+{
+    struct swmc_wire probe = { .kind = SWMC_PING, .ctx = s->comm->ctx };
+    unsigned want = (unsigned)s->comm->size - 1;
+
+    for (unsigned n = 0; n < SWMC_PROBES && s->tested < want; n++) {
+        uint64_t t0 = nc_host_now_ns(), idle = t0;
+
+        probe.seq = n;
+        mpi_net_gsend(s->group, &probe, sizeof probe, NULL, 0, NULL);
+        while (s->tested < want && nc_host_now_ns() - t0 < SWMC_PROBE_NS)
+            mpi_progress_wait(&idle);
+    }
+    return s->tested == want;
+}
+
+static void swmc_free(struct mpi_swmc *s)
+{
+    for (struct mpi_swmc **pp = &all; *pp; pp = &(*pp)->next)
+        if (*pp == s) {
+            *pp = s->next;
+            break;
+        }
+    swmc_bcast_free(s);
+    free(s->tested_by);
+    free(s->acked);
+    free(s);
+}
+
+static void leave(struct mpi_swmc *s)
+{
+    unsigned mg = 0;
+    int rc = ask(NC_MG_LEAVE, s->group, &mg, NULL);
+
+    /* NC_MG_ENOENT: an earlier leave's answer was lost, the entity took it */
+    if (rc || (mg != NC_MG_OK && mg != NC_MG_ENOENT))
+        mpi_error(s->comm, MPI_ERR_OTHER, "MPI_Comm_free",
+                  "leaving switch group %u: %s (entity status %u)", s->group,
+                  rc ? nc_strerror(rc) : "refused", mg);
+}
+
+void mpi_swmc_setup(MPI_Comm c)
+{
+    /* [0]: 1 when the group is there, [1]: its id */
+    unsigned id[2] = { 0, 0 }, mg = 0, ok, all_ok;
+    struct mpi_swmc *s;
+
+    if (mpi_state.comm_mode == COMM_P2P || c->size < 2)
+        return;
+    if (c->rank == 0 && ask(NC_MG_CREATE, 0, &mg, &id[1]) == NC_OK && mg == NC_MG_OK)
+        id[0] = 1;
+    coll_bcast_binomial(id, 2, MPI_UNSIGNED, 0, c);
+    if (!id[0]) {
+        say(c, "no id from the entity: point-to-point", 0);
+        return;
+    }
+    s = calloc(1, sizeof *s);
+    s->comm = c;
+    s->group = id[1];
+    s->tested_by = calloc((size_t)c->size, 1);
+    s->acked = calloc((size_t)c->size, 1);
+    s->next = all;
+    all = s;
+    c->swmc = s;
+    /* a repeated join (its first answer lost) is NC_MG_EEXIST */
+    ok = ask(NC_MG_JOIN, s->group, &mg, NULL) == NC_OK && (mg == NC_MG_OK || mg == NC_MG_EEXIST);
+    /* the others answer the test's probes as they come (mpi_swmc_arrived) */
+    if (c->rank == 0)
+        id[0] = ok && test_group(s);
+    coll_bcast_binomial(id, 1, MPI_UNSIGNED, 0, c);
+    all_ok = id[0];
+    if (all_ok) {
+        s->ready = true;
+        say(c, "tested: broadcasts on the group", s->group);
+        return;
+    }
+    say(c, "a join failed or the test ran out of probes: point-to-point", s->group);
+    if (ok)
+        leave(s);
+    c->swmc = NULL;
+    swmc_free(s);
+}
+
+void mpi_swmc_release(MPI_Comm c)
+{
+    struct mpi_swmc *s = c->swmc;
+
+    if (!s)
+        return;
+    leave(s);
+    c->swmc = NULL;
+    swmc_free(s);
+}
+
+void mpi_swmc_finalize(void)
+{
+    while (all) {
+        struct mpi_swmc *s = all;
+
+        leave(s);
+        s->comm->swmc = NULL;
+        swmc_free(s);
+    }
+}
+
+/* A group packet from node `node`: a probe of the test, or a broadcast's
+ * bytes. */
+void mpi_swmc_arrived(unsigned node, const uint8_t *data, size_t len)
+{
+    struct swmc_wire w;
+    struct mpi_swmc *s;
+
+    if (len < sizeof w)
+        return;     /* not ours: the group carries only libmpi's packets */
+    memcpy(&w, data, sizeof w);
+    if (!(s = mpi_swmc_of_ctx(w.ctx)))
+        return;     /* a communicator freed since (a late copy) */
+    if (w.kind == SWMC_PING) {
+        if (!s->ping_acked) {
+            struct mpi_hdr h = { .type = PKT_SWMC, .ctx = w.ctx, .tag = SWMC_PING_ACK,
+                                 .len = w.seq };
+
+            s->ping_acked = true;
+            mpi_net_send((int)node, &h, NULL, 0, NULL);
+        }
+    } else if (w.kind == SWMC_DATA) {
+        swmc_bcast_fragment(s, (int)node, &w, data + sizeof w, len - sizeof w);
+    }
+}
+
+void mpi_swmc_control(int src_world, const struct mpi_hdr *h, const uint8_t *payload,
+                      size_t len)
+{
+    struct mpi_swmc *s = mpi_swmc_of_ctx(h->ctx);
+    int r;
+
+    if (!s)
+        return;
+    switch (h->tag) {
+    case SWMC_PING_ACK:
+        r = mpi_swmc_rank_of(s->comm, src_world);
+        if (r >= 0 && !s->tested_by[r]) {
+            s->tested_by[r] = 1;
+            s->tested++;
+        }
+        break;
+    case SWMC_DATA_ACK:
+        swmc_bcast_ack(s, src_world, (uint32_t)h->len);
+        break;
+    case SWMC_RESEND: {
+        struct swmc_wire w = { .kind = SWMC_DATA, .ctx = h->ctx, .seq = (uint32_t)h->len,
+                               .off = (uint32_t)h->sreq, .total = (uint32_t)h->rreq };
+
+        swmc_bcast_fragment(s, src_world, &w, payload, len);
+        break;
+    }
+    default:
+        mpi_error(NULL, MPI_ERR_INTERN, "progress", "switch multicast control %d from node %d",
+                  h->tag, src_world);
+    }
+}
