@@ -17,6 +17,8 @@
  *   ibcast     Ibcast from every root, all outstanding at once and the
  *              program computing meanwhile, of 0 .. 70,000 ints (beyond one
  *              NIC multicast) and a vector type; then each again alone
+ *   commcycle  1,100 communicators made and freed in turn (more than the
+ *              fabric's switch groups), a broadcast on each
  *   opfree, typefree, commfree, reqfree  an object freed while a pending
  *              operation uses it (legal: MPI 3.1 2.5.1) leaves that
  *              operation's result as it would be: a user op freed between
@@ -692,12 +694,28 @@ static void reqfree(void)
     free(got);
 }
 
+/* More communicators made and freed than the fabric has group ids (1,024):
+ * each freed one gives its id back (with MPI_NC_COMM=basic each is on a
+ * group; MPI_NC_DEBUG=1 says so), and a broadcast on each is right. */
+static void commcycle(void)
+{
+    for (int k = 0; k < 1100; k++) {
+        MPI_Comm d;
+        int v = me == k % np ? k * 3 + 1 : -1;
+
+        MPI_Comm_dup(MPI_COMM_WORLD, &d);
+        MPI_Bcast(&v, 1, MPI_INT, k % np, d);
+        MPI_Comm_free(&d);
+        CHECK(v == k * 3 + 1, "communicator %d: broadcast gave %d, want %d", k, v, k * 3 + 1);
+    }
+}
+
 static const struct scenario scenarios[] = {
     { "nonblocking", nonblocking }, { "barrier", barrier }, { "bcast", bcast }, { "reduce", reduce },
     { "allreduce", allreduce }, { "gather", gather }, { "scan", scan },
     { "biggather", biggather }, { "ibcast", ibcast }, { "iallgatherv", iallgatherv },
     { "opfree", opfree }, { "typefree", typefree }, { "commfree", commfree },
-    { "reqfree", reqfree }, { NULL, NULL },
+    { "reqfree", reqfree }, { "commcycle", commcycle }, { NULL, NULL },
 };
 
 int main(int argc, char **argv)
