@@ -140,8 +140,9 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
     MPI_CHECK_INIT("MPI_Comm_idup");
     if (!comm)
         return mpi_error(NULL, MPI_ERR_COMM, "MPI_Comm_idup", "MPI_COMM_NULL");
-    /* no id until the agreement ends: a context no message carries */
-    *newcomm = dup_of(comm, UINT32_MAX, "MPI_Comm_idup", &rc);
+    /* no id until the agreement ends: one that no message carries, nor
+     * (+ 1) a collective's */
+    *newcomm = dup_of(comm, UINT32_MAX - 1, "MPI_Comm_idup", &rc);
     if (rc) {
         *req = MPI_REQUEST_NULL;
         return rc;
