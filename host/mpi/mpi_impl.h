@@ -244,6 +244,8 @@ void mpi_match_deliver(MPI_Request r, struct unexp *msg);
  * be MPI_ANY_SOURCE, a tag MPI_ANY_TAG), errors reported on comm. */
 int mpi_p2p_check(MPI_Comm comm, int count, MPI_Datatype t, int peer, int tag, bool recv,
                   const char *fn);
+/* The status of a probe of MPI_PROC_NULL (its MPI_ERROR left as it was). */
+void mpi_status_proc_null(MPI_Status *status);
 /* A receive on comm of the matched message msg (from rank src), started
  * (mpi_p2p.c); msg NULL with src MPI_PROC_NULL: complete at once. */
 MPI_Request mpi_irecv_message(void *buf, int count, MPI_Datatype t, MPI_Comm comm, int src,

@@ -10,21 +10,11 @@
  * completes at once with the status of a receive from MPI_PROC_NULL.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "mpi_impl.h"
 #include "nicoll/hostif.h"
 
 struct mpi_message_s mpi_message_no_proc_ = { .src = MPI_PROC_NULL };
-
-static void proc_null_status(MPI_Status *status)
-{
-    if (status) {
-        memset(status, 0, sizeof *status);
-        status->MPI_SOURCE = MPI_PROC_NULL;
-        status->MPI_TAG = MPI_ANY_TAG;
-    }
-}
 
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                 MPI_Status *status)
@@ -41,7 +31,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
-        proc_null_status(status);
+        mpi_status_proc_null(status);
         return MPI_SUCCESS;
     }
     mpi_progress();
@@ -53,8 +43,10 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
     *m = (struct mpi_message_s){ .comm = comm, .src = st.MPI_SOURCE, .msg = u };
     mpi_comm_hold(comm);        /* until the message is received */
     *message = m;
-    if (status)
+    if (status) {
+        st.MPI_ERROR = status->MPI_ERROR;       /* a probe leaves it (mpi_req.c's finish) */
         *status = st;
+    }
     return MPI_SUCCESS;
 }
 

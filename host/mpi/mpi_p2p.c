@@ -393,18 +393,27 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
         return rc;
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        if (status) {
-            memset(status, 0, sizeof *status);
-            status->MPI_SOURCE = MPI_PROC_NULL;
-            status->MPI_TAG = MPI_ANY_TAG;
-        }
+        mpi_status_proc_null(status);
         return MPI_SUCCESS;
     }
     mpi_progress();
     *flag = mpi_match_probe(source, tag, comm->ctx, &st);
-    if (*flag && status)
+    if (*flag && status) {
+        st.MPI_ERROR = status->MPI_ERROR;       /* a probe leaves it (mpi_req.c's finish) */
         *status = st;
+    }
     return MPI_SUCCESS;
+}
+
+void mpi_status_proc_null(MPI_Status *status)
+{
+    if (status) {
+        int was = status->MPI_ERROR;
+        memset(status, 0, sizeof *status);
+        status->MPI_SOURCE = MPI_PROC_NULL;
+        status->MPI_TAG = MPI_ANY_TAG;
+        status->MPI_ERROR = was;
+    }
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)

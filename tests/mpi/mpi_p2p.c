@@ -559,20 +559,25 @@ static void mprobe(void)
     /* matched: no probe sees it any more */
     MPI_Iprobe(left, 88, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
     CHECK(!flag, "Iprobe still sees the matched message");
+    /* a call of one status leaves its MPI_ERROR as it was (MPI 3.1 3.2.5) */
+    st2.MPI_ERROR = MPI_ERR_DIMS;
     MPI_Mprobe(left, 89, MPI_COMM_WORLD, &m2, &st2);
     MPI_Get_count(&st2, MPI_DOUBLE, &cnt);
-    CHECK(st2.MPI_SOURCE == left && st2.MPI_TAG == 89 && cnt == BIG,
-          "Mprobe: source %d tag %d count %d", st2.MPI_SOURCE, st2.MPI_TAG, cnt);
+    CHECK(st2.MPI_SOURCE == left && st2.MPI_TAG == 89 && cnt == BIG &&
+          st2.MPI_ERROR == MPI_ERR_DIMS, "Mprobe: source %d tag %d count %d error %d",
+          st2.MPI_SOURCE, st2.MPI_TAG, cnt, st2.MPI_ERROR);
     /* a receive from anyone takes the third message, not a matched one */
     MPI_Recv(r3, SMALL, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
     CHECK(st.MPI_TAG == 90 && r3[SMALL - 1] == 30 * left + SMALL - 1,
           "MPI_Recv(MPI_ANY_SOURCE, MPI_ANY_TAG) got tag %d", st.MPI_TAG);
     fflush(stdout);     /* a library that gave a message twice may crash below */
+    st.MPI_ERROR = MPI_ERR_TOPOLOGY;
     MPI_Mrecv(r2, BIG, MPI_DOUBLE, &m2, &st);
     MPI_Get_count(&st, MPI_DOUBLE, &cnt);
     CHECK(m2 == MPI_MESSAGE_NULL && st.MPI_TAG == 89 && cnt == BIG &&
           r2[0] == left && r2[BIG - 1] == left + (BIG - 1) * 0.25,
           "Mrecv of the rendezvous message: tag %d count %d", st.MPI_TAG, cnt);
+    CHECK(st.MPI_ERROR == MPI_ERR_TOPOLOGY, "Mrecv wrote MPI_ERROR %d", st.MPI_ERROR);
     MPI_Imrecv(r1, SMALL, MPI_INT, &m1, &rq);
     CHECK(m1 == MPI_MESSAGE_NULL, "Imrecv did not null the message");
     MPI_Wait(&rq, &st);
