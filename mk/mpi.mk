@@ -23,7 +23,10 @@ MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # broadcast member that takes only the first multicast, an Iallgather(v)
 # one round short, the C library's rand/strtok shared by all ranks, an
 # op, datatype, communicator or active request freed at once while a
-# pending operation uses it.
+# pending operation uses it, an idup's communicator on its parent's
+# context, a context id held unchecked, an idup that waits inside its
+# call, a matched message left in the queue, a status's MPI_ERROR
+# written on success.
 MPI_MUTANTS := $(patsubst mpi_%.patch,%,$(notdir $(sort $(wildcard tests/mpi/mutants/mpi_*.patch))))
 MPI_MUT := $(MUT)/mpi
 # lanai-mpicc's mutants (tests/mpi/mutants/mpicc_NAME.patch): a link that
