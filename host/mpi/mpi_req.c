@@ -310,7 +310,10 @@ int MPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *status)
     mpi_progress();
     *flag = r->complete;
     if (r->complete && status) {
+        int was = status->MPI_ERROR;
         *status = r->status;
+        if (r->status.MPI_ERROR == MPI_SUCCESS)
+            status->MPI_ERROR = was;        /* one status: as finish leaves it */
         if (r->kind == REQ_SEND) {
             status->MPI_SOURCE = MPI_ANY_SOURCE;
             status->MPI_TAG = MPI_ANY_TAG;
