@@ -26,7 +26,7 @@ MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # pending operation uses it, an idup's communicator on its parent's
 # context, a context id held unchecked, an idup that waits inside its
 # call, a matched message left in the queue, a status's MPI_ERROR
-# written on success.
+# written on success, MPI_MESSAGE_NULL taken for a message.
 MPI_MUTANTS := $(patsubst mpi_%.patch,%,$(notdir $(sort $(wildcard tests/mpi/mutants/mpi_*.patch))))
 MPI_MUT := $(MUT)/mpi
 # lanai-mpicc's mutants (tests/mpi/mutants/mpicc_NAME.patch): a link that
@@ -48,7 +48,7 @@ ALL_TARGETS += $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun \
                $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so \
                $(MPI_T)/mpi_user.so $(MPI_T)/host_user.so $(MPI_T)/mpi_objects.so
 CHECK_TARGETS += $(foreach v,$(MPI_MUTANTS),$(MPI_MUT)/mpi_p2p-$(v).so $(MPI_MUT)/mpi_coll-$(v).so) \
-                 $(MPI_MUT)/mpi_misc-shared_libc.so \
+                 $(MPI_MUT)/mpi_misc-shared_libc.so $(MPI_MUT)/mpi_misc-mrecv_null_accepted.so \
                  $(foreach v,$(MPICC_MUTANTS),$(MPI_MUT)/mpicc-$(v)/lanai-mpicc) \
                  $(MPI_MUT)/mpi_user-no_bsymbolic.so \
                  $(foreach v,$(HOST_MUTANTS),$(MPI_MUT)/qemu-$(v)/qemu-system-lanai)
