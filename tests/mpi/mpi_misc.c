@@ -5,8 +5,9 @@
  *              derived types on both sides of a message (vector to
  *              contiguous and back, struct with holes, indexed, resized);
  *              Pack/Unpack round trip
- *   errors     MPI_ERRORS_RETURN per communicator: a bad rank, tag, count
- *              come back as their classes; Error_string; an out-of-scope
+ *   errors     MPI_ERRORS_RETURN per communicator: a bad rank, tag, count,
+ *              an MPI_Mrecv of MPI_MESSAGE_NULL come back as their
+ *              classes; Error_string; an out-of-scope
  *              call returns MPI_ERR_UNSUPPORTED_OPERATION
  *   env        each rank has its own globals; Wtime is monotonic and a
  *              busy loop on it ends; Initialized/Finalized, versions,

@@ -21,6 +21,14 @@
  *              members only (even and odd ranks at once, different tags,
  *              members whose lowest unused context ids differ);
  *              MPI_Comm_split_type (each rank shares memory with itself)
+ *   idup       MPI 3.0's MPI_Comm_idup: two outstanding on one communicator
+ *              with traffic on it before the wait, a third started while
+ *              a member's Ssend waits for a receive posted after it;
+ *              attributes copied; each dup its own context
+ *   mprobe     MPI 3.0's matched probe (3.8.2): eager and rendezvous
+ *              messages taken out of the queue (no probe or wildcard
+ *              receive finds them again), received out of order;
+ *              MPI_PROC_NULL; a status's MPI_ERROR left as it was
  */
 #include "mpitest.h"
 
