@@ -23,8 +23,12 @@ MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # broadcast member that takes only the first multicast, an Iallgather(v)
 # one round short, the C library's rand/strtok shared by all ranks, an
 # op, datatype, communicator or active request freed at once while a
-# pending operation uses it; a broadcast on a switch group that is never
-# resent, acknowledged early, counts a fragment twice or runs untested.
+# pending operation uses it, an idup's communicator on its parent's
+# context, a context id held unchecked, an idup that waits inside its
+# call, a matched message left in the queue, a status's MPI_ERROR
+# written on success, MPI_MESSAGE_NULL taken for a message; a broadcast
+# on a switch group that is never resent, acknowledged early, counts a
+# fragment twice or runs untested, a free that keeps its group.
 MPI_MUTANTS := $(patsubst mpi_%.patch,%,$(notdir $(sort $(wildcard tests/mpi/mutants/mpi_*.patch))))
 MPI_MUT := $(MUT)/mpi
 # lanai-mpicc's mutants (tests/mpi/mutants/mpicc_NAME.patch): a link that
@@ -46,7 +50,7 @@ ALL_TARGETS += $(MPI_LIB) $(BIN)/lanai-mpicc $(BIN)/lanai-mpirun \
                $(MPI_T)/mpi_p2p.so $(MPI_T)/mpi_coll.so $(MPI_T)/mpi_misc.so \
                $(MPI_T)/mpi_user.so $(MPI_T)/host_user.so $(MPI_T)/mpi_objects.so
 CHECK_TARGETS += $(foreach v,$(MPI_MUTANTS),$(MPI_MUT)/mpi_p2p-$(v).so $(MPI_MUT)/mpi_coll-$(v).so) \
-                 $(MPI_MUT)/mpi_misc-shared_libc.so \
+                 $(MPI_MUT)/mpi_misc-shared_libc.so $(MPI_MUT)/mpi_misc-mrecv_null_accepted.so \
                  $(foreach v,$(MPICC_MUTANTS),$(MPI_MUT)/mpicc-$(v)/lanai-mpicc) \
                  $(MPI_MUT)/mpi_user-no_bsymbolic.so \
                  $(foreach v,$(HOST_MUTANTS),$(MPI_MUT)/qemu-$(v)/qemu-system-lanai)

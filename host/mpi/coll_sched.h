@@ -59,6 +59,7 @@ struct coll_sched {
     MPI_Request owner;
     /* Ibcast on the NIC: its arguments, and this rank's offer of an entry */
     struct { void *buf; size_t count; MPI_Datatype t; int root, mine; } ib;
+    void *arg;                  /* the then callbacks' own state (a context agreement's) */
     struct coll_sched *next;
 };
 

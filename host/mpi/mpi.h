@@ -26,6 +26,7 @@ typedef struct mpi_op_s *MPI_Op;
 typedef struct mpi_req_s *MPI_Request;
 typedef struct mpi_errh_s *MPI_Errhandler;
 typedef struct mpi_info_s *MPI_Info;
+typedef struct mpi_message_s *MPI_Message;
 typedef ptrdiff_t MPI_Aint;
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
@@ -90,6 +91,7 @@ enum {
 #define MPI_DATATYPE_NULL   ((MPI_Datatype)0)
 #define MPI_OP_NULL         ((MPI_Op)0)
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_MESSAGE_NULL    ((MPI_Message)0)
 
 /* ---- predefined objects --------------------------------------------------- */
 extern struct mpi_comm_s mpi_comm_world_, mpi_comm_self_;
@@ -100,6 +102,8 @@ extern struct mpi_group_s mpi_group_empty_;
 extern struct mpi_errh_s mpi_errors_are_fatal_, mpi_errors_return_;
 #define MPI_ERRORS_ARE_FATAL (&mpi_errors_are_fatal_)
 #define MPI_ERRORS_RETURN    (&mpi_errors_return_)
+extern struct mpi_message_s mpi_message_no_proc_;
+#define MPI_MESSAGE_NO_PROC  (&mpi_message_no_proc_)
 
 extern struct mpi_type_s mpi_t_char_, mpi_t_schar_, mpi_t_uchar_, mpi_t_byte_,
     mpi_t_short_, mpi_t_ushort_, mpi_t_int_, mpi_t_unsigned_, mpi_t_long_,
@@ -213,6 +217,14 @@ int MPI_Buffer_detach(void *buf_addr, int *size);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count);
+/* matched probe (MPI 3.0 section 3.8.2, mpi_mprobe.c) */
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                MPI_Status *status);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+              MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+               MPI_Request *req);
 int MPI_Get_elements(const MPI_Status *status, MPI_Datatype type, int *count);
 int MPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                   MPI_Comm comm, MPI_Request *req);
@@ -273,6 +285,7 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank);
 int MPI_Comm_size(MPI_Comm comm, int *size);
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);

@@ -9,7 +9,7 @@
  * context: calls come in the same order on every member and a peer's
  * messages do not overtake, so one tag per kind of collective is enough. */
 enum { TAG_BARRIER = 1, TAG_BCAST, TAG_REDUCE, TAG_ALLREDUCE, TAG_GATHER, TAG_SCATTER,
-       TAG_ALLGATHER, TAG_ALLTOALL, TAG_SCAN, TAG_EXSCAN, TAG_REDSCAT };
+       TAG_ALLGATHER, TAG_ALLTOALL, TAG_SCAN, TAG_EXSCAN, TAG_REDSCAT, TAG_CTX };
 
 /* Room for count elements of t laid out as in a user buffer; free with
  * coll_free (the pointer is shifted by the type's true lower bound). */

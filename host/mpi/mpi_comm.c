@@ -4,14 +4,14 @@
  * and a context id; a message carries its context id and matches only a
  * receive of the same one, so different communicators never mix (and a
  * communicator's collectives use ctx + 1, never a user's receive).
- * A new context id is agreed by the members: the maximum of their lowest
- * unused ids (an Allreduce over the parent), which no member has used
- * for anything yet.
+ * A new context id is agreed by the members (mpi_ctx.c): an id that no
+ * member has used for anything yet.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll_table.h"
+#include "mpi_coll.h"
 #include "mpi_impl.h"
 
 MPI_Group mpi_group_new(int size, const int *world);
@@ -74,11 +74,14 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 /* A context id every member of 'parent' agrees on (collective over it). */
 static uint32_t agree_ctx(MPI_Comm parent)
 {
-    unsigned mine = mpi_state.next_ctx, agreed = 0;
+    uint32_t ctx;
+    int *all = malloc(sizeof(int) * (size_t)parent->size);
 
-    MPI_Allreduce(&mine, &agreed, 1, MPI_UNSIGNED, MPI_MAX, parent);
-    mpi_state.next_ctx = agreed + 2;
-    return agreed;
+    for (int i = 0; i < parent->size; i++)
+        all[i] = i;
+    mpi_ctx_agree(parent, parent->size, all, TAG_CTX, &ctx);
+    free(all);
+    return ctx;
 }
 
 static MPI_Comm comm_new(MPI_Group g, uint32_t ctx, MPI_Errhandler eh)
@@ -95,22 +98,58 @@ static MPI_Comm comm_new(MPI_Group g, uint32_t ctx, MPI_Errhandler eh)
     return c;
 }
 
+/* The new communicator's own parts from comm: group, topology, attributes
+ * (their copy functions called); NULL after the error of a copy function. */
+static MPI_Comm dup_of(MPI_Comm comm, uint32_t ctx, const char *fn, int *rc)
+{
+    MPI_Comm c = comm_new(mpi_group_new(comm->size, comm->group->world), ctx, comm->errh);
+
+    mpi_topo_copy(comm, c);
+    *rc = mpi_attr_copy_comm(comm, c);
+    if (*rc) {
+        mpi_comm_drop(c);
+        *rc = mpi_error(comm, *rc, fn, "an attribute's copy function returned %d", *rc);
+        return MPI_COMM_NULL;
+    }
+    return c;
+}
+
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
+    int rc;
+
     MPI_CHECK_INIT("MPI_Comm_dup");
     if (!comm)
         return mpi_error(NULL, MPI_ERR_COMM, "MPI_Comm_dup", "MPI_COMM_NULL");
     uint32_t ctx = agree_ctx(comm);
-    *newcomm = comm_new(mpi_group_new(comm->size, comm->group->world), ctx, comm->errh);
-    mpi_topo_copy(comm, *newcomm);
-    int rc = mpi_attr_copy_comm(comm, *newcomm);
+    *newcomm = dup_of(comm, ctx, "MPI_Comm_dup", &rc);
+    if (*newcomm)
+        mpi_swmc_setup(*newcomm);
+    return rc;
+}
+
+/*
+ * MPI_Comm_idup (MPI 3.0): the new communicator is made, its attributes
+ * copied, at once; its context id comes from an agreement started on
+ * comm (mpi_ctx.c), which advances in every progress call, so the
+ * program may use comm (and start more idups) before it waits. newcomm
+ * is usable once *req has completed.
+ */
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
+{
+    int rc;
+
+    MPI_CHECK_INIT("MPI_Comm_idup");
+    if (!comm)
+        return mpi_error(NULL, MPI_ERR_COMM, "MPI_Comm_idup", "MPI_COMM_NULL");
+    /* no id until the agreement ends: one that no message carries, nor
+     * (+ 1) a collective's */
+    *newcomm = dup_of(comm, UINT32_MAX - 1, "MPI_Comm_idup", &rc);
     if (rc) {
-        mpi_comm_drop(*newcomm);
-        *newcomm = MPI_COMM_NULL;
-        return mpi_error(comm, rc, "MPI_Comm_dup", "an attribute's copy function returned %d", rc);
+        *req = MPI_REQUEST_NULL;
+        return rc;
     }
-    mpi_swmc_setup(*newcomm);
-    return MPI_SUCCESS;
+    return mpi_ctx_agree_start(comm, *newcomm, req);
 }
 
 /* The rank in comm of the group's member i, or -1 if it is not in comm. */
@@ -154,17 +193,16 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
 /*
  * MPI_Comm_create_group (MPI 3.0): collective over the group's members
- * only, so the context id is agreed among them: the group's first member
- * takes every member's lowest unused id and answers with the maximum, on
- * comm's collective context with a tag made of the user's (bit 30 set:
- * above every tag of the collectives, mpi_coll.h), so that calls with
- * different tags on overlapping groups do not mix.
+ * only, so the context id is agreed among them (the group's first member
+ * leading) on comm's collective context with a tag made of the user's
+ * (bit 30 set: above every tag of the collectives, mpi_coll.h), so that
+ * calls with different tags on overlapping groups do not mix.
  */
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     static const char fn[] = "MPI_Comm_create_group";
-    unsigned mine = mpi_state.next_ctx, agreed = mine, v;
     int rc, itag = (1 << 30) | tag;
+    uint32_t ctx;
 
     MPI_CHECK_INIT(fn);
     if ((rc = check_subgroup(comm, group, fn)))
@@ -175,32 +213,14 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
-    if (group->rank == 0) {
-        for (int i = 1; i < group->size; i++) {
-            MPI_Request r = mpi_irecv_ctx(&v, 1, MPI_UNSIGNED, comm_rank_of(comm, group, i),
-                                          itag, comm, comm->ctx + 1);
-            if ((rc = mpi_wait_one(&r, MPI_STATUS_IGNORE)))
-                return rc;
-            if (v > agreed)
-                agreed = v;
-        }
-        for (int i = 1; i < group->size; i++) {
-            MPI_Request r = mpi_isend_ctx(&agreed, 1, MPI_UNSIGNED, comm_rank_of(comm, group, i),
-                                          itag, comm, comm->ctx + 1);
-            if ((rc = mpi_wait_one(&r, MPI_STATUS_IGNORE)))
-                return rc;
-        }
-    } else {
-        int lead = comm_rank_of(comm, group, 0);
-        MPI_Request r = mpi_isend_ctx(&mine, 1, MPI_UNSIGNED, lead, itag, comm, comm->ctx + 1);
-        if ((rc = mpi_wait_one(&r, MPI_STATUS_IGNORE)))
-            return rc;
-        r = mpi_irecv_ctx(&agreed, 1, MPI_UNSIGNED, lead, itag, comm, comm->ctx + 1);
-        if ((rc = mpi_wait_one(&r, MPI_STATUS_IGNORE)))
-            return rc;
-    }
-    mpi_state.next_ctx = agreed + 2;
-    *newcomm = comm_new(mpi_group_new(group->size, group->world), agreed, comm->errh);
+    int *members = malloc(sizeof(int) * (size_t)group->size);
+    for (int i = 0; i < group->size; i++)
+        members[i] = comm_rank_of(comm, group, i);
+    rc = mpi_ctx_agree(comm, group->size, members, itag, &ctx);
+    free(members);
+    if (rc)
+        return rc;
+    *newcomm = comm_new(mpi_group_new(group->size, group->world), ctx, comm->errh);
     mpi_swmc_setup(*newcomm);
     return MPI_SUCCESS;
 }

@@ -92,6 +92,12 @@ void mpi_topo_free(MPI_Comm c);
 
 int mpi_world_rank(MPI_Comm c, int rank);
 void mpi_comm_init_predefined(int rank, int size);
+/* A context id for a new communicator (mpi_ctx.c), agreed by the n
+ * members (ranks in comm, members[0] leading) on comm's collective
+ * context with the tag: blocking; or by all of comm, started: *req
+ * completes once newcomm->ctx is the agreed id. */
+int mpi_ctx_agree(MPI_Comm comm, int n, int *members, int tag, uint32_t *ctx);
+int mpi_ctx_agree_start(MPI_Comm comm, MPI_Comm newcomm, MPI_Request *req);
 
 /* ---- errors -------------------------------------------------------------------- */
 /* fn: a user-defined handler (mpi_errhandler.c), called instead */
@@ -232,6 +238,24 @@ void mpi_match_dump(void);
 void mpi_match_packet(int src_world, const struct mpi_hdr *h, const uint8_t *payload, size_t len);
 /* Look for an unexpected message matching (src, tag, ctx); fills st. */
 bool mpi_match_probe(int src, int tag, uint32_t ctx, MPI_Status *st);
+/* A matched probe: the first unexpected message matching (src, tag, ctx)
+ * leaves the queue (NULL: none), its status in st; deliver gives it to
+ * the receive r and frees it. */
+struct unexp;
+struct unexp *mpi_match_take(int src, int tag, uint32_t ctx, MPI_Status *st);
+void mpi_match_deliver(MPI_Request r, struct unexp *msg);
+/* The checks of a point-to-point call's arguments (recv: a source may
+ * be MPI_ANY_SOURCE, a tag MPI_ANY_TAG), errors reported on comm. */
+int mpi_p2p_check(MPI_Comm comm, int count, MPI_Datatype t, int peer, int tag, bool recv,
+                  const char *fn);
+/* The status of a probe of MPI_PROC_NULL (its MPI_ERROR left as it was). */
+void mpi_status_proc_null(MPI_Status *status);
+/* A receive on comm of the matched message msg (from rank src), started
+ * (mpi_p2p.c); msg NULL with src MPI_PROC_NULL: complete at once. */
+MPI_Request mpi_irecv_message(void *buf, int count, MPI_Datatype t, MPI_Comm comm, int src,
+                              struct unexp *msg);
+/* MPI_Message: a matched message and its communicator (mpi_mprobe.c). */
+struct mpi_message_s { MPI_Comm comm; int src; struct unexp *msg; };
 /* A posted receive leaves the queue (MPI_Cancel): true if it was there. */
 bool mpi_match_cancel(MPI_Request r);
 /* Send the rendezvous data of r (CTS arrived). */

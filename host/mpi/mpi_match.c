@@ -91,6 +91,17 @@ static void unlink_posted(MPI_Request r, MPI_Request prev)
     r->next = NULL;
 }
 
+static void unlink_unexp(struct unexp *u, struct unexp *prev)
+{
+    if (prev)
+        prev->next = u->next;
+    else
+        unexp_head = u->next;
+    if (unexp_tail == u)
+        unexp_tail = prev;
+    u->next = NULL;
+}
+
 static void data_packet(const struct mpi_hdr *h, const uint8_t *payload, size_t len)
 {
     MPI_Request r = (MPI_Request)(uintptr_t)h->rreq;
@@ -167,12 +178,7 @@ int mpi_start_recv(MPI_Request r)
     r->status.nc_cancelled = 0;
     for (u = unexp_head; u; prev = u, u = u->next) {
         if (matches(r->peer, r->tag, r->ctx, u->src, u->tag, u->ctx)) {
-            if (prev)
-                prev->next = u->next;
-            else
-                unexp_head = u->next;
-            if (unexp_tail == u)
-                unexp_tail = prev;
+            unlink_unexp(u, prev);
             deliver(r, u->src, u->tag, u->src_world, u->rts, u->len, u->data, u->sreq);
             free(u->data);
             free(u);
@@ -188,9 +194,13 @@ int mpi_start_recv(MPI_Request r)
     return MPI_SUCCESS;
 }
 
-bool mpi_match_probe(int src, int tag, uint32_t ctx, MPI_Status *st)
+/* The first unexpected message matching (src, tag, ctx), its status in
+ * st; *prev is the one before it. */
+static struct unexp *find_unexp(int src, int tag, uint32_t ctx, MPI_Status *st,
+                                struct unexp **prev)
 {
-    for (struct unexp *u = unexp_head; u; u = u->next) {
+    *prev = NULL;
+    for (struct unexp *u = unexp_head; u; *prev = u, u = u->next) {
         if (matches(src, tag, ctx, u->src, u->tag, u->ctx)) {
             if (st) {
                 st->MPI_SOURCE = u->src;
@@ -199,10 +209,40 @@ bool mpi_match_probe(int src, int tag, uint32_t ctx, MPI_Status *st)
                 st->nc_bytes = u->len;
                 st->nc_cancelled = 0;
             }
-            return true;
+            return u;
         }
     }
-    return false;
+    return NULL;
+}
+
+bool mpi_match_probe(int src, int tag, uint32_t ctx, MPI_Status *st)
+{
+    struct unexp *prev;
+
+    return find_unexp(src, tag, ctx, st, &prev) != NULL;
+}
+
+/* A matched probe (MPI 3.0 section 3.8.2): the message leaves the queue,
+ * so no other receive or probe can match it; MPI_Mrecv takes it. */
+struct unexp *mpi_match_take(int src, int tag, uint32_t ctx, MPI_Status *st)
+{
+    struct unexp *prev, *u = find_unexp(src, tag, ctx, st, &prev);
+
+    if (u)
+        unlink_unexp(u, prev);
+    return u;
+}
+
+/* r receives the matched message u (an eager payload copied, or the
+ * rendezvous answered with CTS, the data following as for any receive). */
+void mpi_match_deliver(MPI_Request r, struct unexp *u)
+{
+    r->complete = false;
+    r->cancelled = false;
+    r->status.nc_cancelled = 0;
+    deliver(r, u->src, u->tag, u->src_world, u->rts, u->len, u->data, u->sreq);
+    free(u->data);
+    free(u);
 }
 
 bool mpi_match_cancel(MPI_Request r)

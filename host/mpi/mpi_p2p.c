@@ -22,8 +22,8 @@ static int check_comm(MPI_Comm comm, const char *fn)
     return MPI_SUCCESS;
 }
 
-static int check_args(MPI_Comm comm, int count, MPI_Datatype t, int peer, int tag,
-                      bool recv, const char *fn)
+int mpi_p2p_check(MPI_Comm comm, int count, MPI_Datatype t, int peer, int tag,
+                  bool recv, const char *fn)
 {
     if (count < 0)
         return mpi_error(comm, MPI_ERR_COUNT, fn, "count %d < 0", count);
@@ -135,8 +135,9 @@ static MPI_Request make_recv(void *buf, int count, MPI_Datatype t, int src, int 
 }
 
 /* A receive's landing place: the user's buffer when the type is one
- * block, else a packed buffer unpacked at the end. */
-static int begin_recv(MPI_Request r)
+ * block, else a packed buffer unpacked at the end; then the receive
+ * matches (msg NULL) or takes the matched message msg. */
+static int begin_recv(MPI_Request r, struct unexp *msg)
 {
     r->bytes = r->type->size * (size_t)r->count;
     r->msg_len = 0;
@@ -156,7 +157,11 @@ static int begin_recv(MPI_Request r)
         r->tmp = malloc(r->bytes);
         r->data = r->tmp;
     }
-    int rc = mpi_start_recv(r);
+    int rc = MPI_SUCCESS;
+    if (msg)
+        mpi_match_deliver(r, msg);
+    else
+        rc = mpi_start_recv(r);
     mpi_compute_mark();
     return rc;
 }
@@ -173,7 +178,15 @@ MPI_Request mpi_irecv_ctx(void *buf, size_t count, MPI_Datatype t, int src, int 
                           MPI_Comm comm, uint32_t ctx)
 {
     MPI_Request r = make_recv(buf, (int)count, t, src, tag, comm, ctx);
-    begin_recv(r);
+    begin_recv(r, NULL);
+    return r;
+}
+
+MPI_Request mpi_irecv_message(void *buf, int count, MPI_Datatype t, MPI_Comm comm, int src,
+                              struct unexp *msg)
+{
+    MPI_Request r = make_recv(buf, count, t, src, MPI_ANY_TAG, comm, comm->ctx);
+    begin_recv(r, msg);
     return r;
 }
 
@@ -210,7 +223,7 @@ static int isend_mode(const void *buf, int count, MPI_Datatype t, int dest, int 
     int rc;
 
     MPI_CHECK_INIT(fn);
-    if ((rc = check_comm(comm, fn)) || (rc = check_args(comm, count, t, dest, tag, false, fn)))
+    if ((rc = check_comm(comm, fn)) || (rc = mpi_p2p_check(comm, count, t, dest, tag, false, fn)))
         return rc;
     if (mode == MODE_BUFFERED) {
         rc = bsend(buf, count, t, dest, tag, comm, fn);
@@ -284,10 +297,10 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Com
 
     MPI_CHECK_INIT("MPI_Irecv");
     if ((rc = check_comm(comm, "MPI_Irecv")) ||
-        (rc = check_args(comm, count, t, source, tag, true, "MPI_Irecv")))
+        (rc = mpi_p2p_check(comm, count, t, source, tag, true, "MPI_Irecv")))
         return rc;
     *req = make_recv(buf, count, t, source, tag, comm, comm->ctx);
-    return begin_recv(*req);
+    return begin_recv(*req, NULL);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm,
@@ -327,7 +340,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sta
 
     MPI_CHECK_INIT("MPI_Sendrecv_replace");
     if ((rc = check_comm(comm, "MPI_Sendrecv_replace")) ||
-        (rc = check_args(comm, count, t, dest, stag, false, "MPI_Sendrecv_replace")))
+        (rc = mpi_p2p_check(comm, count, t, dest, stag, false, "MPI_Sendrecv_replace")))
         return rc;
     bytes = t->size * (size_t)count;
     copy = malloc(bytes ? bytes : 1);
@@ -376,22 +389,31 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 
     MPI_CHECK_INIT("MPI_Iprobe");
     if ((rc = check_comm(comm, "MPI_Iprobe")) ||
-        (rc = check_args(comm, 0, MPI_BYTE, source, tag, true, "MPI_Iprobe")))
+        (rc = mpi_p2p_check(comm, 0, MPI_BYTE, source, tag, true, "MPI_Iprobe")))
         return rc;
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        if (status) {
-            memset(status, 0, sizeof *status);
-            status->MPI_SOURCE = MPI_PROC_NULL;
-            status->MPI_TAG = MPI_ANY_TAG;
-        }
+        mpi_status_proc_null(status);
         return MPI_SUCCESS;
     }
     mpi_progress();
     *flag = mpi_match_probe(source, tag, comm->ctx, &st);
-    if (*flag && status)
+    if (*flag && status) {
+        st.MPI_ERROR = status->MPI_ERROR;       /* a probe leaves it (mpi_req.c's finish) */
         *status = st;
+    }
     return MPI_SUCCESS;
+}
+
+void mpi_status_proc_null(MPI_Status *status)
+{
+    if (status) {
+        int was = status->MPI_ERROR;
+        memset(status, 0, sizeof *status);
+        status->MPI_SOURCE = MPI_PROC_NULL;
+        status->MPI_TAG = MPI_ANY_TAG;
+        status->MPI_ERROR = was;
+    }
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
@@ -444,7 +466,7 @@ static int send_init(const void *buf, int count, MPI_Datatype t, int dest, int t
     int rc;
 
     MPI_CHECK_INIT(fn);
-    if ((rc = check_comm(comm, fn)) || (rc = check_args(comm, count, t, dest, tag, false, fn)))
+    if ((rc = check_comm(comm, fn)) || (rc = mpi_p2p_check(comm, count, t, dest, tag, false, fn)))
         return rc;
     *req = make_send(buf, count, t, dest, tag, comm, comm->ctx, mode);
     (*req)->persistent = true;
@@ -482,7 +504,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype t, int source, int tag,
 
     MPI_CHECK_INIT("MPI_Recv_init");
     if ((rc = check_comm(comm, "MPI_Recv_init")) ||
-        (rc = check_args(comm, count, t, source, tag, true, "MPI_Recv_init")))
+        (rc = mpi_p2p_check(comm, count, t, source, tag, true, "MPI_Recv_init")))
         return rc;
     *req = make_recv(buf, count, t, source, tag, comm, comm->ctx);
     (*req)->persistent = true;
@@ -499,7 +521,7 @@ int MPI_Start(MPI_Request *req)
         return mpi_error(r->comm, MPI_ERR_REQUEST, "MPI_Start", "the request is active already");
     r->active = true;
     if (r->kind == REQ_RECV)
-        return begin_recv(r);
+        return begin_recv(r, NULL);
     if (r->mode == MODE_BUFFERED) {
         int rc = bsend(r->buf, r->count, r->type, r->peer, r->tag, r->comm, "MPI_Start");
         r->complete = false;

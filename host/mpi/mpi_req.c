@@ -54,14 +54,20 @@ static void empty_status(MPI_Status *st)
 }
 
 /* A completed request's status out, the request freed (or, persistent,
- * made inactive). Returns the request's error. */
-static int finish(MPI_Request *rp, MPI_Status *st)
+ * made inactive). Returns the request's error. A call of one status
+ * (multiple false) leaves the status's MPI_ERROR as it was unless the
+ * request failed: message-passing calls do not modify it, only those
+ * that return several statuses may (MPI 3.1 section 3.2.5). */
+static int finish(MPI_Request *rp, MPI_Status *st, bool multiple)
 {
     MPI_Request r = *rp;
     int err = r->status.MPI_ERROR;
 
     if (st) {
+        int was = st->MPI_ERROR;
         *st = r->status;
+        if (!multiple && err == MPI_SUCCESS)
+            st->MPI_ERROR = was;
         if (r->kind == REQ_SEND) {
             st->MPI_SOURCE = MPI_ANY_SOURCE;
             st->MPI_TAG = MPI_ANY_TAG;
@@ -103,7 +109,7 @@ int mpi_wait_one(MPI_Request *rp, MPI_Status *st)
     }
     comm = r->comm;
     mpi_comm_hold(comm);        /* for its error handler: r's hold goes with r */
-    err = finish(rp, st);
+    err = finish(rp, st, false);
     if (err)
         err = mpi_error(comm, err, "MPI_Wait", "%s", err == MPI_ERR_TRUNCATE ?
                         "message longer than the receive buffer" : "request failed");
@@ -133,7 +139,7 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     MPI_Comm comm = r->comm;
     mpi_comm_hold(comm);        /* for its error handler: r's hold goes with r */
-    int err = finish(req, status);
+    int err = finish(req, status, false);
     if (err)
         err = mpi_error(comm, err, "MPI_Test", "request failed");
     mpi_comm_drop(comm);
@@ -155,7 +161,7 @@ static int all_done(int count, MPI_Request reqs[], MPI_Status sts[], const char 
         mpi_comm_drop(comm);
         comm = reqs[i]->comm;
         mpi_comm_hold(comm);    /* for its error handler: the request's hold goes with it */
-        if (finish(&reqs[i], st))
+        if (finish(&reqs[i], st, true))
             errs++;
     }
     int err = errs ? mpi_error(comm, MPI_ERR_IN_STATUS, fn, "%d request(s) failed", errs)
@@ -203,7 +209,7 @@ int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status
             *index = i;
             *flag = 1;
             mpi_comm_hold(comm);    /* for its error handler */
-            int err = finish(&reqs[i], status);
+            int err = finish(&reqs[i], status, false);
             if (err)
                 err = mpi_error(comm, err, "MPI_Testany", "request failed");
             mpi_comm_drop(comm);
@@ -248,7 +254,7 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
             comm = reqs[i]->comm;
             mpi_comm_hold(comm);    /* for its error handler */
             indices[n] = i;
-            if (finish(&reqs[i], statuses ? &statuses[n] : NULL))
+            if (finish(&reqs[i], statuses ? &statuses[n] : NULL, true))
                 errs++;
             n++;
         }
@@ -304,7 +310,10 @@ int MPI_Request_get_status(MPI_Request r, int *flag, MPI_Status *status)
     mpi_progress();
     *flag = r->complete;
     if (r->complete && status) {
+        int was = status->MPI_ERROR;
         *status = r->status;
+        if (r->status.MPI_ERROR == MPI_SUCCESS)
+            status->MPI_ERROR = was;        /* one status: as finish leaves it */
         if (r->kind == REQ_SEND) {
             status->MPI_SOURCE = MPI_ANY_SOURCE;
             status->MPI_TAG = MPI_ANY_TAG;

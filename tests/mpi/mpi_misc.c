@@ -5,8 +5,9 @@
  *              derived types on both sides of a message (vector to
  *              contiguous and back, struct with holes, indexed, resized);
  *              Pack/Unpack round trip
- *   errors     MPI_ERRORS_RETURN per communicator: a bad rank, tag, count
- *              come back as their classes; Error_string; an out-of-scope
+ *   errors     MPI_ERRORS_RETURN per communicator: a bad rank, tag, count,
+ *              an MPI_Mrecv of MPI_MESSAGE_NULL come back as their
+ *              classes; Error_string; an out-of-scope
  *              call returns MPI_ERR_UNSUPPORTED_OPERATION
  *   env        each rank has its own globals; Wtime is monotonic and a
  *              busy loop on it ends; Initialized/Finalized, versions,
@@ -146,6 +147,14 @@ static void errors(void)
     CHECK(cls == MPI_ERR_ROOT, "root %d: class %d", np + 3, cls);
     MPI_Error_string(MPI_ERR_TRUNCATE, msg, &len);
     CHECK(len > 0 && (int)strlen(msg) == len, "Error_string");
+    MPI_Message m = MPI_MESSAGE_NULL;
+    rc = MPI_Mrecv(&x, 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_ARG, "Mrecv of MPI_MESSAGE_NULL: class %d", cls);
+    int flag;
+    rc = MPI_Improbe(np, 0, MPI_COMM_WORLD, &flag, &m, MPI_STATUS_IGNORE);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_RANK, "Improbe of rank %d: class %d", np, cls);
     rc = MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, NULL);
     CHECK(rc == MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_create returned %d", rc);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);

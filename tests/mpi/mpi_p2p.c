@@ -21,6 +21,14 @@
  *              members only (even and odd ranks at once, different tags,
  *              members whose lowest unused context ids differ);
  *              MPI_Comm_split_type (each rank shares memory with itself)
+ *   idup       MPI 3.0's MPI_Comm_idup: two outstanding on one communicator
+ *              with traffic on it before the wait, a third started while
+ *              a member's Ssend waits for a receive posted after it;
+ *              attributes copied; each dup its own context
+ *   mprobe     MPI 3.0's matched probe (3.8.2): eager and rendezvous
+ *              messages taken out of the queue (no probe or wildcard
+ *              receive finds them again), received out of order;
+ *              MPI_PROC_NULL; a status's MPI_ERROR left as it was
  */
 #include "mpitest.h"
 
@@ -460,11 +468,154 @@ static void comms3(void)
     free(ranks);
 }
 
+/* ---- MPI_Comm_idup (MPI 3.0 section 6.4.2) ----------------------------------- */
+static int idup_copy(MPI_Comm old, int key, void *extra, void *in, void *out, int *flag)
+{
+    (void)old, (void)key, (void)extra;
+    *(void **)out = (char *)in + 1;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static void idup(void)
+{
+    int right = (me + 1) % np, left = (me + np - 1) % np, key, flag, res, a = -1;
+    void *v;
+    MPI_Comm d1, d2, d3;
+    MPI_Request r[3];
+
+    MPI_Comm_create_keyval(idup_copy, MPI_COMM_NULL_DELETE_FN, &key, NULL);
+    MPI_Comm_set_attr(MPI_COMM_WORLD, key, (void *)40);
+    /* two idups outstanding on world, and traffic on world before the wait */
+    MPI_Comm_idup(MPI_COMM_WORLD, &d1, &r[0]);
+    MPI_Comm_idup(MPI_COMM_WORLD, &d2, &r[1]);
+    int x = 100 + me;
+    MPI_Sendrecv(&x, 1, MPI_INT, right, 5, &a, 1, MPI_INT, left, 5, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    CHECK(a == 100 + left, "world's message during the idups: %d, want %d", a, 100 + left);
+    /* a third: the last rank sends synchronously on world before it starts
+     * the idup, rank 0 receives that only after it has started its own */
+    if (np > 1 && me == np - 1)
+        MPI_Ssend(&x, 1, MPI_INT, 0, 6, MPI_COMM_WORLD);
+    MPI_Comm_idup(MPI_COMM_WORLD, &d3, &r[2]);
+    if (np > 1 && me == 0) {
+        MPI_Recv(&a, 1, MPI_INT, np - 1, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(a == 100 + np - 1, "the Ssend after rank 0's idup: %d", a);
+    }
+    MPI_Waitall(3, r, MPI_STATUSES_IGNORE);
+    MPI_Comm_compare(MPI_COMM_WORLD, d1, &res);
+    CHECK(res == MPI_CONGRUENT, "compare(world, idup) = %d", res);
+    MPI_Comm_get_attr(d1, key, &v, &flag);
+    CHECK(flag && v == (void *)41, "the idup's attribute: flag %d value %p (want 41)", flag, v);
+    MPI_Comm_get_attr(d2, key, &v, &flag);
+    CHECK(flag && v == (void *)41, "the second idup's attribute: flag %d value %p", flag, v);
+    /* the same (source, tag) on world, d1, d2 and d3, sent in that order and
+     * received in the reverse one: each on its own communicator */
+    int sent[4], got[4] = { -1, -1, -1, -1 };
+    MPI_Comm on[4] = { MPI_COMM_WORLD, d1, d2, d3 };
+    MPI_Request q[4];
+    for (int i = 0; i < 4; i++) {
+        sent[i] = 1000 * (i + 1) + me;
+        MPI_Isend(&sent[i], 1, MPI_INT, right, 7, on[i], &q[i]);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 3; i >= 0; i--) {
+        MPI_Recv(&got[i], 1, MPI_INT, left, 7, on[i], MPI_STATUS_IGNORE);
+        CHECK(got[i] == 1000 * (i + 1) + left, "communicator %d got %d, want %d", i, got[i],
+              1000 * (i + 1) + left);
+    }
+    MPI_Waitall(4, q, MPI_STATUSES_IGNORE);
+    int sum = -1;
+    MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, d2);
+    CHECK(sum == np * (np - 1) / 2, "Allreduce over an idup: %d", sum);
+    MPI_Comm_free(&d1);
+    MPI_Comm_free(&d2);
+    MPI_Comm_free(&d3);
+    MPI_Comm_delete_attr(MPI_COMM_WORLD, key);
+    MPI_Comm_free_keyval(&key);
+}
+
+/* ---- matched probe (MPI 3.0 section 3.8.2) ------------------------------------ */
+static void mprobe(void)
+{
+    enum { SMALL = 100, BIG = 8192 };       /* ints: eager; doubles: 64 KB, rendezvous */
+    int right = (me + 1) % np, left = (me + np - 1) % np, flag = 1, cnt;
+    int s1[SMALL], s3[SMALL], r1[SMALL], r3[SMALL];
+    double *s2 = malloc(BIG * sizeof *s2), *r2 = malloc(BIG * sizeof *r2);
+    MPI_Message m1 = MPI_MESSAGE_NULL, m2 = MPI_MESSAGE_NULL;
+    MPI_Status st, st2;
+    MPI_Request q[3], rq;
+
+    MPI_Improbe(MPI_ANY_SOURCE, 88, MPI_COMM_WORLD, &flag, &m1, &st);
+    CHECK(!flag, "Improbe matched a message nobody sent");
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < SMALL; i++) {
+        s1[i] = 10 * me + i;
+        s3[i] = 30 * me + i;
+    }
+    for (int i = 0; i < BIG; i++)
+        s2[i] = me + i * 0.25;
+    MPI_Isend(s1, SMALL, MPI_INT, right, 88, MPI_COMM_WORLD, &q[0]);
+    MPI_Isend(s2, BIG, MPI_DOUBLE, right, 89, MPI_COMM_WORLD, &q[1]);
+    MPI_Isend(s3, SMALL, MPI_INT, right, 90, MPI_COMM_WORLD, &q[2]);
+    do
+        MPI_Improbe(left, 88, MPI_COMM_WORLD, &flag, &m1, &st);
+    while (!flag);
+    MPI_Get_count(&st, MPI_INT, &cnt);
+    CHECK(st.MPI_SOURCE == left && st.MPI_TAG == 88 && cnt == SMALL,
+          "Improbe: source %d tag %d count %d", st.MPI_SOURCE, st.MPI_TAG, cnt);
+    /* matched: no probe sees it any more */
+    MPI_Iprobe(left, 88, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    CHECK(!flag, "Iprobe still sees the matched message");
+    /* a call of one status leaves its MPI_ERROR as it was (MPI 3.1 3.2.5) */
+    st2.MPI_ERROR = MPI_ERR_DIMS;
+    MPI_Mprobe(left, 89, MPI_COMM_WORLD, &m2, &st2);
+    MPI_Get_count(&st2, MPI_DOUBLE, &cnt);
+    CHECK(st2.MPI_SOURCE == left && st2.MPI_TAG == 89 && cnt == BIG &&
+          st2.MPI_ERROR == MPI_ERR_DIMS, "Mprobe: source %d tag %d count %d error %d",
+          st2.MPI_SOURCE, st2.MPI_TAG, cnt, st2.MPI_ERROR);
+    /* a receive from anyone takes the third message, not a matched one */
+    MPI_Recv(r3, SMALL, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    CHECK(st.MPI_TAG == 90 && r3[SMALL - 1] == 30 * left + SMALL - 1,
+          "MPI_Recv(MPI_ANY_SOURCE, MPI_ANY_TAG) got tag %d", st.MPI_TAG);
+    fflush(stdout);     /* a library that gave a message twice may crash below */
+    st.MPI_ERROR = MPI_ERR_TOPOLOGY;
+    MPI_Mrecv(r2, BIG, MPI_DOUBLE, &m2, &st);
+    MPI_Get_count(&st, MPI_DOUBLE, &cnt);
+    CHECK(m2 == MPI_MESSAGE_NULL && st.MPI_TAG == 89 && cnt == BIG &&
+          r2[0] == left && r2[BIG - 1] == left + (BIG - 1) * 0.25,
+          "Mrecv of the rendezvous message: tag %d count %d", st.MPI_TAG, cnt);
+    CHECK(st.MPI_ERROR == MPI_ERR_TOPOLOGY, "Mrecv wrote MPI_ERROR %d", st.MPI_ERROR);
+    MPI_Imrecv(r1, SMALL, MPI_INT, &m1, &rq);
+    CHECK(m1 == MPI_MESSAGE_NULL, "Imrecv did not null the message");
+    MPI_Wait(&rq, &st);
+    CHECK(st.MPI_SOURCE == left && st.MPI_TAG == 88 && r1[0] == 10 * left &&
+          r1[SMALL - 1] == 10 * left + SMALL - 1, "Imrecv of the eager message: tag %d",
+          st.MPI_TAG);
+    MPI_Waitall(3, q, MPI_STATUSES_IGNORE);
+    /* MPI_PROC_NULL: MPI_MESSAGE_NO_PROC, received at once */
+    MPI_Mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &m1, &st);
+    CHECK(m1 == MPI_MESSAGE_NO_PROC && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG,
+          "Mprobe(MPI_PROC_NULL): source %d tag %d", st.MPI_SOURCE, st.MPI_TAG);
+    MPI_Mrecv(r1, SMALL, MPI_INT, &m1, &st);
+    MPI_Get_count(&st, MPI_INT, &cnt);
+    CHECK(m1 == MPI_MESSAGE_NULL && st.MPI_SOURCE == MPI_PROC_NULL && cnt == 0,
+          "Mrecv(MPI_MESSAGE_NO_PROC): source %d count %d", st.MPI_SOURCE, cnt);
+    MPI_Improbe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &flag, &m1, &st);
+    CHECK(flag && m1 == MPI_MESSAGE_NO_PROC, "Improbe(MPI_PROC_NULL): flag %d", flag);
+    MPI_Imrecv(r1, SMALL, MPI_INT, &m1, &rq);
+    MPI_Wait(&rq, &st);
+    CHECK(st.MPI_SOURCE == MPI_PROC_NULL, "Imrecv(MPI_MESSAGE_NO_PROC): source %d",
+          st.MPI_SOURCE);
+    free(s2);
+    free(r2);
+}
+
 static const struct scenario scenarios[] = {
     { "order", order }, { "wildcard", wildcard }, { "truncate", truncate_ },
     { "zero", zero }, { "probe", probe }, { "sizes", sizes }, { "ssend", ssend },
     { "requests", requests }, { "bsend", bsend }, { "comms", comms },
-    { "comms3", comms3 }, { NULL, NULL },
+    { "comms3", comms3 }, { "idup", idup }, { "mprobe", mprobe }, { NULL, NULL },
 };
 
 int main(int argc, char **argv)
