@@ -156,16 +156,15 @@ static void swmc_free(struct mpi_swmc *s)
     free(s);
 }
 
-static void leave(struct mpi_swmc *s)
+static void leave(struct mpi_swmc *s, const char *fn)
 {
     unsigned mg = 0;
     int rc = ask(NC_MG_LEAVE, s->group, &mg, NULL);
 
     /* NC_MG_ENOENT: an earlier leave's answer was lost, the entity took it */
     if (rc || (mg != NC_MG_OK && mg != NC_MG_ENOENT))
-        mpi_error(s->comm, MPI_ERR_OTHER, "MPI_Comm_free",
-                  "leaving switch group %u: %s (entity status %u)", s->group,
-                  rc ? nc_strerror(rc) : "refused", mg);
+        mpi_error(s->comm, MPI_ERR_OTHER, fn, "leaving switch group %u: %s (entity status %u)",
+                  s->group, rc ? nc_strerror(rc) : "refused", mg);
 }
 
 void mpi_swmc_setup(MPI_Comm c)
@@ -205,7 +204,7 @@ void mpi_swmc_setup(MPI_Comm c)
     }
     say(c, "a join failed or the test ran out of probes: point-to-point", s->group);
     if (ok)
-        leave(s);
+        leave(s, "a communicator's creation");
     c->swmc = NULL;
     swmc_free(s);
 }
@@ -216,7 +215,7 @@ void mpi_swmc_release(MPI_Comm c)
 
     if (!s)
         return;
-    leave(s);
+    leave(s, "MPI_Comm_free");
     c->swmc = NULL;
     swmc_free(s);
 }
@@ -226,7 +225,7 @@ void mpi_swmc_finalize(void)
     while (all) {
         struct mpi_swmc *s = all;
 
-        leave(s);
+        leave(s, "MPI_Finalize");
         s->comm->swmc = NULL;
         swmc_free(s);
     }
