@@ -176,12 +176,58 @@ static void member_recv(struct mpi_swmc *s, uint32_t seq, uint8_t *out, size_t n
     msg_free(s, m);
 }
 
+/* Lazy, before the root knows its group is ready: a binomial tree whose
+ * messages carry the broadcast's number in their tag. The root's and an
+ * inner member's sends to the children below vr's lowest set bit (mask),
+ * the largest subtree first, each complete before the next. */
+static void tree_children(MPI_Comm c, int root, int vr, int mask, uint32_t seq,
+                          const uint8_t *bytes, size_t n)
+{
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vr + mask < c->size) {
+            MPI_Request r = mpi_isend_ctx(bytes, n, MPI_BYTE, (vr + mask + root) % c->size,
+                                          SWMC_TREE_TAG(seq), c, c->ctx + 1);
+            mpi_wait_one(&r, MPI_STATUS_IGNORE);
+        }
+}
+
+/* A Lazy member: the broadcast by whichever path its root chose, the
+ * group's (then nothing to forward) or the tree's (then on to the
+ * children). */
+static void member_either(struct mpi_swmc *s, uint32_t seq, int root, uint8_t *out, size_t n)
+{
+    MPI_Comm c = s->comm;
+    int vr = (c->rank - root + c->size) % c->size, mask;
+    struct swmc_msg *m = msg_of(s, seq, n);
+    uint64_t idle = nc_host_now_ns();
+
+    for (mask = 1; mask < c->size; mask <<= 1)
+        if (vr & mask)
+            break;
+    MPI_Request r = mpi_irecv_ctx(out, n, MPI_BYTE, (vr - mask + root) % c->size,
+                                  SWMC_TREE_TAG(seq), c, c->ctx + 1);
+    while (!r->complete && !m->complete)
+        mpi_progress_wait(&idle);
+    s->consumed = seq;
+    if (!r->complete && mpi_match_cancel(r)) {
+        /* on the group: no tree message is coming */
+        mpi_req_complete(r);
+        mpi_req_release(r);
+        nc_host_memcpy(out, m->data, n);
+        msg_free(s, m);
+        return;
+    }
+    mpi_wait_one(&r, MPI_STATUS_IGNORE);
+    msg_free(s, m);
+    tree_children(c, root, vr, mask, seq, out, n);
+}
+
 int coll_bcast_swmc(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c)
 {
     struct mpi_swmc *s = c->swmc;
     size_t n = (size_t)count * t->size;
 
-    if (!s || !s->ready)
+    if (!s || (!s->lazy && !s->ready))
         return coll_bcast_binomial(buf, count, t, root, c);
     uint32_t seq = ++s->seq;
     if (!n)
@@ -190,10 +236,16 @@ int coll_bcast_swmc(void *buf, int count, MPI_Datatype t, int root, MPI_Comm c)
     if (c->rank == root) {
         if (!t->contig)
             mpi_pack_bytes(buf, (size_t)count, t, packed);
-        root_send(s, seq, packed, n);
+        if (s->ready)
+            root_send(s, seq, packed, n);
+        else
+            tree_children(c, root, 0, 1 << 30, seq, packed, n);
         s->consumed = seq;
     } else {
-        member_recv(s, seq, packed, n);
+        if (s->lazy)
+            member_either(s, seq, root, packed, n);
+        else
+            member_recv(s, seq, packed, n);
         if (!t->contig)
             mpi_unpack_bytes(packed, n, buf, (size_t)count, t);
     }

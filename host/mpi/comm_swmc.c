@@ -22,34 +22,20 @@
 #include "nicoll/hostif.h"
 #include "nicoll/nc_mgmt.h"
 
-/* **Decision**: the test's probe interval, 50 us, about ten times a probe's
- * way through a switch and back on P-GM2, so that the probes cost the
- * members little; and 400 probes (20 ms, twice the entity's default
+/* The test's probes and the requests' repeats (mpi_swmc.h): **decision**:
+ * the probe interval SWMC_PROBE_NS, 50 us, about ten times a probe's way
+ * through a switch and back on P-GM2, so that the probes cost the members
+ * little; SWMC_PROBES, 400 probes (20 ms, twice the entity's default
  * time-out for a lost switch write) before the communicator gives up on
- * the group. */
-#define SWMC_PROBE_NS 50000u
-#define SWMC_PROBES   400u
-/* A request to the entity unanswered this long is asked again (joins and
- * leaves; the entity answers a repeated one NC_MG_EEXIST or NC_MG_ENOENT),
- * up to SWMC_ASKS times. A create is asked once: a second create after a
- * lost answer would take a second id. **Decision**: 30 ms, three times
- * the entity's own time-out. */
-#define SWMC_ANSWER_NS 30000000ull
-#define SWMC_ASKS      3u
+ * the group. A request to the entity unanswered for SWMC_ANSWER_NS (30
+ * ms, three times the entity's own time-out) is asked again (joins and
+ * leaves; the entity answers a repeated one NC_MG_EEXIST or
+ * NC_MG_ENOENT), up to SWMC_ASKS times. A create is asked once: a second
+ * create after a lost answer would take a second id. */
 
 static struct mpi_swmc *all;    /* this process's communicators with a group */
 static uint32_t next_tid = 1;
-
-/* The entity's answer a request waits for. */
-struct mg_wait {
-    uint32_t tid;
-    bool got;
-    int status;
-    unsigned mg_status;
-    uint32_t group;
-    struct mg_wait *next;
-};
-static struct mg_wait *waits;
+static struct mg_wait *waits;   /* requests awaiting answers */
 
 struct mpi_swmc *mpi_swmc_of_ctx(uint32_t ctx)
 {
@@ -67,14 +53,49 @@ int mpi_swmc_rank_of(MPI_Comm c, int w)
     return -1;
 }
 
+void swmc_cancel(struct mg_wait *w)
+{
+    for (struct mg_wait **pp = &waits; *pp; pp = &(*pp)->next)
+        if (*pp == w) {
+            *pp = w->next;
+            return;
+        }
+}
+
+int swmc_post(struct mg_wait *w, unsigned op, uint32_t group)
+{
+    nc_port *p = mpi_net_port();
+    unsigned me = (unsigned)mpi_state.world_rank, sm = mpi_state.sm_node;
+    int rc;
+
+    swmc_cancel(w);
+    w->tid = next_tid++;
+    w->op = op;
+    w->group = group;
+    w->got = false;
+    w->asks++;
+    w->sent_ns = nc_host_now_ns();
+    rc = op == NC_MG_CREATE ? nc_mg_create(p, sm, w->tid)
+       : op == NC_MG_JOIN   ? nc_mg_join(p, sm, group, me, w->tid)
+                            : nc_mg_leave(p, sm, group, me, w->tid);
+    if (rc == NC_OK) {
+        w->next = waits;
+        waits = w;
+    }
+    return rc;
+}
+
 void mpi_swmc_mg_event(const struct nc_event *ev)
 {
     for (struct mg_wait *w = waits; w; w = w->next)
-        if (w->tid == ev->tid && !w->got) {
+        if (w->tid == ev->tid) {
+            swmc_cancel(w);
             w->got = true;
             w->status = ev->status;
             w->mg_status = ev->mg_status;
             w->group = ev->group;
+            if (w->owner)
+                swmc_lazy_answer(w->owner);
             return;
         }
     /* a late answer to a request asked again: nobody waits for it */
@@ -87,36 +108,54 @@ void mpi_swmc_mg_event(const struct nc_event *ev)
 static int ask(unsigned op, uint32_t group, unsigned *mg, uint32_t *out)
 {
     struct mg_wait w = { 0 };
-    nc_port *p = mpi_net_port();
-    unsigned me = (unsigned)mpi_state.world_rank, sm = mpi_state.sm_node;
     int rc = NC_ETIMEDOUT;
 
-    w.next = waits;
-    waits = &w;
-    for (unsigned a = 0; a < (op == NC_MG_CREATE ? 1u : SWMC_ASKS) && !w.got; a++) {
-        uint64_t t0 = nc_host_now_ns(), idle = t0;
+    while (w.asks < (op == NC_MG_CREATE ? 1u : SWMC_ASKS) && !w.got) {
+        uint64_t idle = nc_host_now_ns();
 
-        w.tid = next_tid++;
-        rc = op == NC_MG_CREATE ? nc_mg_create(p, sm, w.tid)
-           : op == NC_MG_JOIN   ? nc_mg_join(p, sm, group, me, w.tid)
-                                : nc_mg_leave(p, sm, group, me, w.tid);
-        if (rc)
+        if ((rc = swmc_post(&w, op, group)))
             break;
         rc = NC_ETIMEDOUT;
-        while (!w.got && nc_host_now_ns() - t0 < SWMC_ANSWER_NS)
+        while (!w.got && nc_host_now_ns() - w.sent_ns < SWMC_ANSWER_NS)
             mpi_progress_wait(&idle);
     }
-    for (struct mg_wait **pp = &waits; *pp; pp = &(*pp)->next)
-        if (*pp == &w) {
-            *pp = w.next;
-            break;
-        }
+    swmc_cancel(&w);
     if (!w.got)
         return rc;
     *mg = w.mg_status;
     if (out)
         *out = w.group;
     return w.status;
+}
+
+struct mpi_swmc *swmc_new(MPI_Comm c)
+{
+    struct mpi_swmc *s = calloc(1, sizeof *s);
+
+    s->comm = c;
+    s->tested_by = calloc((size_t)c->size, 1);
+    s->acked = calloc((size_t)c->size, 1);
+    s->next = all;
+    all = s;
+    c->swmc = s;
+    return s;
+}
+
+void swmc_probe(struct mpi_swmc *s, uint32_t n)
+{
+    struct swmc_wire probe = { .kind = SWMC_PING, .ctx = s->comm->ctx, .seq = n };
+
+    mpi_net_gsend(s->group, &probe, sizeof probe, NULL, 0, NULL);
+}
+
+/* Every progress call: the Lazy communicators' background work. */
+void mpi_swmc_progress(void)
+{
+    for (struct mpi_swmc *s = all, *next; s; s = next) {
+        next = s->next;
+        if (s->lazy)
+            swmc_lazy_tick(s);
+    }
 }
 
 static void say(MPI_Comm c, const char *what, uint32_t group)
@@ -129,14 +168,12 @@ static void say(MPI_Comm c, const char *what, uint32_t group)
 /* Rank 0's multicast test: true once every other member answered a probe. */
 static bool test_group(struct mpi_swmc *s)
 {
-    struct swmc_wire probe = { .kind = SWMC_PING, .ctx = s->comm->ctx };
     unsigned want = (unsigned)s->comm->size - 1;
 
     for (unsigned n = 0; n < SWMC_PROBES && s->tested < want; n++) {
         uint64_t t0 = nc_host_now_ns(), idle = t0;
 
-        probe.seq = n;
-        mpi_net_gsend(s->group, &probe, sizeof probe, NULL, 0, NULL);
+        swmc_probe(s, n);
         while (s->tested < want && nc_host_now_ns() - t0 < SWMC_PROBE_NS)
             mpi_progress_wait(&idle);
     }
@@ -156,7 +193,7 @@ static void swmc_free(struct mpi_swmc *s)
     free(s);
 }
 
-static void leave(struct mpi_swmc *s, const char *fn)
+void swmc_leave(struct mpi_swmc *s, const char *fn)
 {
     unsigned mg = 0;
     int rc = ask(NC_MG_LEAVE, s->group, &mg, NULL);
@@ -175,6 +212,10 @@ void mpi_swmc_setup(MPI_Comm c)
 
     if (mpi_state.comm_mode == COMM_P2P || c->size < 2)
         return;
+    if (mpi_state.comm_mode == COMM_LAZY) {
+        swmc_lazy_start(c);
+        return;
+    }
     if (c->rank == 0 && ask(NC_MG_CREATE, 0, &mg, &id[1]) == NC_OK && mg == NC_MG_OK)
         id[0] = 1;
     coll_bcast_binomial(id, 2, MPI_UNSIGNED, 0, c);
@@ -182,14 +223,8 @@ void mpi_swmc_setup(MPI_Comm c)
         say(c, "no id from the entity: point-to-point", 0);
         return;
     }
-    s = calloc(1, sizeof *s);
-    s->comm = c;
+    s = swmc_new(c);
     s->group = id[1];
-    s->tested_by = calloc((size_t)c->size, 1);
-    s->acked = calloc((size_t)c->size, 1);
-    s->next = all;
-    all = s;
-    c->swmc = s;
     /* a repeated join (its first answer lost) is NC_MG_EEXIST */
     ok = ask(NC_MG_JOIN, s->group, &mg, NULL) == NC_OK && (mg == NC_MG_OK || mg == NC_MG_EEXIST);
     /* the others answer the test's probes as they come (mpi_swmc_arrived) */
@@ -204,7 +239,7 @@ void mpi_swmc_setup(MPI_Comm c)
     }
     say(c, "a join failed or the test ran out of probes: point-to-point", s->group);
     if (ok)
-        leave(s, "a communicator's creation");
+        swmc_leave(s, "a communicator's creation");
     c->swmc = NULL;
     swmc_free(s);
 }
@@ -215,7 +250,10 @@ void mpi_swmc_release(MPI_Comm c)
 
     if (!s)
         return;
-    leave(s, "MPI_Comm_free");
+    if (s->lazy)
+        swmc_lazy_release(s);
+    else
+        swmc_leave(s, "MPI_Comm_free");
     c->swmc = NULL;
     swmc_free(s);
 }
@@ -225,7 +263,10 @@ void mpi_swmc_finalize(void)
     while (all) {
         struct mpi_swmc *s = all;
 
-        leave(s, "MPI_Finalize");
+        if (s->lazy)
+            swmc_lazy_release(s);
+        else
+            swmc_leave(s, "MPI_Finalize");
         s->comm->swmc = NULL;
         swmc_free(s);
     }
@@ -262,6 +303,10 @@ void mpi_swmc_control(int src_world, const struct mpi_hdr *h, const uint8_t *pay
     struct mpi_swmc *s = mpi_swmc_of_ctx(h->ctx);
     int r;
 
+    if (h->tag == SWMC_GROUP_ID || h->tag == SWMC_READY) {
+        swmc_lazy_control(s, h->ctx, h->tag, (uint32_t)h->len);   /* s may not exist yet */
+        return;
+    }
     if (!s)
         return;
     switch (h->tag) {

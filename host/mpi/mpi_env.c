@@ -83,8 +83,11 @@ static void parse_comm_mode(void)
     }
     if (!strcmp(s, "basic")) {
         mpi_state.comm_mode = COMM_BASIC;
-    } else if (!strcmp(s, "lazy") || !strcmp(s, "pool")) {
-        nc_host_printf("libmpi: MPI_NC_COMM='%s': this library has p2p and basic only\n", s);
+    } else if (!strcmp(s, "lazy")) {
+        mpi_state.comm_mode = COMM_LAZY;
+    } else if (!strcmp(s, "pool")) {
+        nc_host_printf("libmpi: MPI_NC_COMM='%s': this library has p2p, basic and lazy only\n",
+                       s);
         nc_host_exit(2);
     } else {
         nc_host_printf("libmpi: MPI_NC_COMM='%s' is not 'p2p', 'basic', 'lazy' or 'pool'\n", s);

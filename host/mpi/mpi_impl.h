@@ -288,10 +288,11 @@ void mpi_bcast_nic_release(MPI_Comm c);
  * MPI_Init), given back (collective: MPI_Comm_free) and every one left
  * (MPI_Finalize); what mpi_net.c's event loop hands over: a group packet,
  * a PKT_SWMC packet and the entity's answers. */
-enum mpi_comm_mode { COMM_P2P, COMM_BASIC };
+enum mpi_comm_mode { COMM_P2P, COMM_BASIC, COMM_LAZY };
 void mpi_swmc_setup(MPI_Comm c);
 void mpi_swmc_release(MPI_Comm c);
 void mpi_swmc_finalize(void);
+void mpi_swmc_progress(void);
 void mpi_swmc_arrived(unsigned node, const uint8_t *data, size_t len);
 void mpi_swmc_control(int src_world, const struct mpi_hdr *h, const uint8_t *payload,
                       size_t len);

@@ -336,6 +336,7 @@ static bool progress_once(void)
         p = next;
     }
     mpi_nbc_progress();
+    mpi_swmc_progress();
     mpi_compute_mark();
     return any;
 }

@@ -23,7 +23,13 @@ enum { SWMC_PING = 1, SWMC_DATA = 2 };
 /* Point-to-point control (PKT_SWMC; mpi_hdr.tag the kind, ctx the
  * communicator's, len the seq, sreq and rreq the offset and total of a
  * resent DATA, whose bytes follow). */
-enum { SWMC_PING_ACK = 1, SWMC_DATA_ACK = 2, SWMC_RESEND = 3 };
+enum { SWMC_PING_ACK = 1, SWMC_DATA_ACK = 2, SWMC_RESEND = 3,
+       SWMC_GROUP_ID = 4 /* Lazy: rank 0 tells a member the id (len) */,
+       SWMC_READY = 5 /* Lazy: rank 0 tells a member the test passed */ };
+/* The tag of a Lazy broadcast's tree messages (on the collective context):
+ * its number in it, so that a member waiting on either path never takes
+ * another broadcast's message. */
+#define SWMC_TREE_TAG(seq) (0x20000000 | (int)((seq) & 0x0FFFFFFFu))
 /* Bytes of a broadcast per group packet. */
 #define SWMC_FRAG (NC_ABI_GRP_MAX - sizeof(struct swmc_wire))
 
@@ -36,10 +42,35 @@ struct swmc_msg {
     struct swmc_msg *next;
 };
 
+/* An answer of the entity a request waits for (comm_swmc.c); owner: a
+ * Lazy communicator's request, handed to swmc_lazy_answer when it comes. */
+struct mg_wait {
+    uint32_t tid;
+    bool got;
+    int status;
+    unsigned mg_status;
+    uint32_t group;
+    unsigned op, asks;
+    uint64_t sent_ns;
+    struct mpi_swmc *owner;
+    struct mg_wait *next;
+};
+
+/* Lazy's phases of a communicator's group (comm_swmc_lazy.c) */
+enum { LZ_WAIT_ID, LZ_CREATING, LZ_JOINING, LZ_TESTING, LZ_JOINED, LZ_READY, LZ_OFF };
+
 /* A communicator's switch group (c->swmc), set up by mpi_swmc_setup. */
 struct mpi_swmc {
     MPI_Comm comm;
     uint32_t group;
+    /* Lazy: the phase, the request under way, the test's probes, whether
+     * this rank has joined */
+    bool lazy, joined;
+    int phase;
+    struct mg_wait req;
+    bool req_busy;
+    unsigned probes;
+    uint64_t probe_ns;
     bool ready;                 /* the multicast test passed: MPI_Bcast uses the group */
     bool ping_acked;            /* a member answered the root's test */
     unsigned tested;            /* the root: members that answered */
@@ -53,6 +84,27 @@ struct mpi_swmc {
     uint8_t *acked;             /* per rank */
     struct mpi_swmc *next;
 };
+
+/* From comm_swmc.c: a new communicator's state (registered), a request
+ * to the entity posted without waiting (w's answer comes through
+ * mpi_swmc_mg_event), and a group packet's probe sent. */
+struct mpi_swmc *swmc_new(MPI_Comm c);
+int swmc_post(struct mg_wait *w, unsigned op, uint32_t group);
+void swmc_cancel(struct mg_wait *w);
+void swmc_probe(struct mpi_swmc *s, uint32_t n);
+void swmc_leave(struct mpi_swmc *s, const char *fn);     /* blocking */
+/* Lazy (comm_swmc_lazy.c): the start, an answer, the point-to-point
+ * controls, the background work of every progress call, the end. */
+void swmc_lazy_start(MPI_Comm c);
+void swmc_lazy_answer(struct mpi_swmc *s);
+void swmc_lazy_control(struct mpi_swmc *s, uint32_t ctx, int kind, uint32_t value);
+void swmc_lazy_tick(struct mpi_swmc *s);
+void swmc_lazy_release(struct mpi_swmc *s);
+/* The probes of the test (comm_swmc.c's decisions, shared). */
+#define SWMC_PROBE_NS 50000u
+#define SWMC_PROBES   400u
+#define SWMC_ANSWER_NS 30000000ull
+#define SWMC_ASKS      3u
 
 /* The communicator (of this process) whose context id is ctx, or NULL. */
 struct mpi_swmc *mpi_swmc_of_ctx(uint32_t ctx);
