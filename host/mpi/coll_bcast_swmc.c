@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * MPI_Bcast reliably over a communicator's switch group (MPI_NC_COMM=basic;
+ * MPI_Bcast reliably over a communicator's switch group (MPI_NC_COMM=basic, lazy;
  * docs/mpi.md "Communicators on switch multicast"; the scheme is
  * spec/promela/group_setup.pml's). Every member numbers the communicator's
  * broadcasts alike (MPI's rule: all call MPI_Bcast in the same order), so
@@ -16,7 +16,9 @@
  * broadcasts of the roots that have finished theirs, and never one that
  * its own calls have passed (those are dropped as duplicates).
  * A communicator without a tested group, and MPI_Ibcast, take the host's
- * binomial tree.
+ * binomial tree; a Lazy one's broadcasts whose root does not know yet that
+ * the group is tested take a tree with numbered tags, and its members take
+ * each by either path.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -124,8 +126,8 @@ static void root_send(struct mpi_swmc *s, uint32_t seq, const uint8_t *bytes, si
     r->frags_left = (unsigned)((n + SWMC_FRAG - 1) / SWMC_FRAG);
     for (size_t off = 0; off < n; off += SWMC_FRAG) {
         w.off = (uint32_t)off;
-        mpi_net_gsend(s->group, &w, sizeof w, bytes + off, n - off < SWMC_FRAG ? n - off : SWMC_FRAG,
-                      r);
+        mpi_net_gsend(s->group, &w, sizeof w, bytes + off,
+                      n - off < SWMC_FRAG ? n - off : SWMC_FRAG, r);
     }
     wait_req(r);
     t0 = idle = nc_host_now_ns();

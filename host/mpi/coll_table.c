@@ -30,7 +30,7 @@ void coll_table_fill(MPI_Comm c)
     }
     t->ibarrier = coll_ibarrier_dissemination;
 
-    /* Bcast: on switch multicast with MPI_NC_COMM=basic, else on NIC
+    /* Bcast: on switch multicast with MPI_NC_COMM=basic or lazy, else on NIC
      * multicast with MPI_NC_BCAST=nic; each call still
      * takes the binomial tree when its (communicator, root, tree class)
      * agreed on the host, or (MPI_Ibcast) its datatype is not contiguous

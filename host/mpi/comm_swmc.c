@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A communicator's switch multicast group (MPI_NC_COMM=basic; docs/mpi.md
- * "Communicators on switch multicast"), seed 003's Basic design: when a
+ * A communicator's switch multicast group (MPI_NC_COMM=basic, lazy;
+ * docs/mpi.md "Communicators on switch multicast"), seed 003's Basic
+ * design: when a
  * communicator is made, its rank 0 asks the fabric's management entity
  * for a group, tells the others its id, every member joins, and rank 0
  * tests the group, blocking: a probe multicast every SWMC_PROBE_NS until
@@ -12,7 +13,8 @@
  * (coll_bcast_swmc.c) or, when the entity had no id, a join failed or the
  * test ran out of probes, point-to-point for the communicator's life.
  * MPI_Comm_free and MPI_Finalize leave the group; the entity frees the id
- * when the last member has left.
+ * when the last member has left. Lazy's creation (comm_swmc_lazy.c) shares
+ * the registry, the requests and the dispatch here.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -17,6 +17,8 @@
  *   ibcast     Ibcast from every root, all outstanding at once and the
  *              program computing meanwhile, of 0 .. 70,000 ints (beyond one
  *              NIC multicast) and a vector type; then each again alone
+ *   commtime   a communicator's creation time in virtual time (printed by
+ *              rank 0) and a broadcast on it
  *   commcycle  1,100 communicators made and freed in turn (more than the
  *              fabric's switch groups), a broadcast on each
  *   opfree, typefree, commfree, reqfree  an object freed while a pending
@@ -710,12 +712,30 @@ static void commcycle(void)
     }
 }
 
+/* How long a communicator's creation takes in virtual time (rank 0 says
+ * it: "commtime: dup N us"), and a broadcast right after it is right. */
+static void commtime(void)
+{
+    MPI_Comm d;
+    int v = me == 0 ? 77 : -1;
+    double t0 = MPI_Wtime();
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    double t = MPI_Wtime() - t0;
+    MPI_Bcast(&v, 1, MPI_INT, 0, d);
+    CHECK(v == 77, "broadcast on the new communicator gave %d", v);
+    if (me == 0)
+        printf("commtime: dup %.0f us\n", t * 1e6);
+    MPI_Comm_free(&d);
+}
+
 static const struct scenario scenarios[] = {
     { "nonblocking", nonblocking }, { "barrier", barrier }, { "bcast", bcast }, { "reduce", reduce },
     { "allreduce", allreduce }, { "gather", gather }, { "scan", scan },
     { "biggather", biggather }, { "ibcast", ibcast }, { "iallgatherv", iallgatherv },
     { "opfree", opfree }, { "typefree", typefree }, { "commfree", commfree },
-    { "reqfree", reqfree }, { "commcycle", commcycle }, { NULL, NULL },
+    { "reqfree", reqfree }, { "commcycle", commcycle },
+    { "commtime", commtime }, { NULL, NULL },
 };
 
 int main(int argc, char **argv)
