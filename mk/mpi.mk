@@ -28,7 +28,8 @@ MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # call, a matched message left in the queue, a status's MPI_ERROR
 # written on success, MPI_MESSAGE_NULL taken for a message; a broadcast
 # on a switch group that is never resent, acknowledged early, counts a
-# fragment twice or runs untested, a free that keeps its group.
+# fragment twice or runs untested, a free that keeps its group; a Lazy
+# rank 0 that never says the test passed, a Lazy constructor that waits.
 MPI_MUTANTS := $(patsubst mpi_%.patch,%,$(notdir $(sort $(wildcard tests/mpi/mutants/mpi_*.patch))))
 MPI_MUT := $(MUT)/mpi
 # lanai-mpicc's mutants (tests/mpi/mutants/mpicc_NAME.patch): a link that
