@@ -2,9 +2,9 @@
 /*
  * A communicator's switch multicast group (MPI_NC_COMM=basic, lazy;
  * docs/mpi.md "Communicators on switch multicast"), seed 003's Basic
- * design: when a
- * communicator is made, its rank 0 asks the fabric's management entity
- * for a group, tells the others its id, every member joins, and rank 0
+ * design: when a communicator is made, its rank 0 asks the fabric's
+ * management entity for a group, tells the others its id, every member
+ * joins, and rank 0
  * tests the group, blocking: a probe multicast every SWMC_PROBE_NS until
  * every member has answered one by point-to-point. An answer from the
  * entity never means the switches are set; only the test can tell. Then
