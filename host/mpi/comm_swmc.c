@@ -4,9 +4,8 @@
  * docs/mpi.md "Communicators on switch multicast"), seed 003's Basic
  * design: when a communicator is made, its rank 0 asks the fabric's
  * management entity for a group, tells the others its id, every member
- * joins, and rank 0
- * tests the group, blocking: a probe multicast every SWMC_PROBE_NS until
- * every member has answered one by point-to-point. An answer from the
+ * joins, and rank 0 tests the group, blocking: a probe multicast every
+ * SWMC_PROBE_NS until every member has answered one by point-to-point. An answer from the
  * entity never means the switches are set; only the test can tell. Then
  * rank 0 tells every member the verdict (by the host's binomial
  * broadcast, as the id), so that all take the same path: the group
