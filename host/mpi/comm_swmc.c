@@ -5,15 +5,15 @@
  * design: when a communicator is made, its rank 0 asks the fabric's
  * management entity for a group, tells the others its id, every member
  * joins, and rank 0 tests the group, blocking: a probe multicast every
- * SWMC_PROBE_NS until every member has answered one by point-to-point. An answer from the
- * entity never means the switches are set; only the test can tell. Then
- * rank 0 tells every member the verdict (by the host's binomial
- * broadcast, as the id), so that all take the same path: the group
- * (coll_bcast_swmc.c) or, when the entity had no id, a join failed or the
- * test ran out of probes, point-to-point for the communicator's life.
- * MPI_Comm_free and MPI_Finalize leave the group; the entity frees the id
- * when the last member has left. Lazy's creation (comm_swmc_lazy.c) shares
- * the registry, the requests and the dispatch here.
+ * SWMC_PROBE_NS until every member has answered one by point-to-point. An
+ * answer from the entity never means the switches are set; only the test
+ * can tell. Then rank 0 tells every member the verdict (by the host's
+ * binomial broadcast, as the id), so that all take the same path: the
+ * group (coll_bcast_swmc.c) or, when the entity had no id, a join failed
+ * or the test ran out of probes, point-to-point for the communicator's
+ * life. MPI_Comm_free and MPI_Finalize leave the group; the entity frees
+ * the id when the last member has left. Lazy's creation (comm_swmc_lazy.c)
+ * shares the registry, the requests and the dispatch here.
  */
 #include <stdlib.h>
 #include <string.h>
