@@ -159,7 +159,7 @@ void mpi_swmc_progress(void)
     }
 }
 
-static void say(MPI_Comm c, const char *what, uint32_t group)
+void swmc_say(MPI_Comm c, const char *what, uint32_t group)
 {
     if (mpi_state.debug)
         nc_host_printf("libmpi: rank %d: communicator %u (%d ranks): switch group %u: %s\n",
@@ -221,7 +221,7 @@ void mpi_swmc_setup(MPI_Comm c)
         id[0] = 1;
     coll_bcast_binomial(id, 2, MPI_UNSIGNED, 0, c);
     if (!id[0]) {
-        say(c, "no id from the entity: point-to-point", 0);
+        swmc_say(c, "no id from the entity: point-to-point", 0);
         return;
     }
     s = swmc_new(c);
@@ -235,10 +235,10 @@ void mpi_swmc_setup(MPI_Comm c)
     all_ok = id[0];
     if (all_ok) {
         s->ready = true;
-        say(c, "tested: broadcasts on the group", s->group);
+        swmc_say(c, "tested: broadcasts on the group", s->group);
         return;
     }
-    say(c, "a join failed or the test ran out of probes: point-to-point", s->group);
+    swmc_say(c, "a join failed or the test ran out of probes: point-to-point", s->group);
     if (ok)
         swmc_leave(s, "a communicator's creation");
     c->swmc = NULL;

@@ -30,9 +30,7 @@ static struct early *early;
 
 static void say(struct mpi_swmc *s, const char *what)
 {
-    if (mpi_state.debug)
-        nc_host_printf("libmpi: rank %d: communicator %u (%d ranks): switch group %u: %s\n",
-                       mpi_state.world_rank, s->comm->ctx, s->comm->size, s->group, what);
+    swmc_say(s->comm, what, s->group);
 }
 
 static void control(struct mpi_swmc *s, int kind, uint32_t value)

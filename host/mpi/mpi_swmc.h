@@ -92,6 +92,8 @@ struct mpi_swmc *swmc_new(MPI_Comm c);
 int swmc_post(struct mg_wait *w, unsigned op, uint32_t group);
 void swmc_cancel(struct mg_wait *w);
 void swmc_probe(struct mpi_swmc *s, uint32_t n);
+/* MPI_NC_DEBUG=1: what c's switch group is doing ("tested: ..."). */
+void swmc_say(MPI_Comm c, const char *what, uint32_t group);
 void swmc_leave(struct mpi_swmc *s, const char *fn);     /* blocking */
 /* Lazy (comm_swmc_lazy.c): the start, an answer, the point-to-point
  * controls, the background work of every progress call, the end. */
