@@ -135,7 +135,7 @@ struct mpi_swmc *swmc_new(MPI_Comm c)
 
     s->comm = c;
     s->tested_by = calloc((size_t)c->size, 1);
-    s->acked = calloc((size_t)c->size, 1);
+    swmc_bcast_init(s);
     s->next = all;
     all = s;
     c->swmc = s;
@@ -156,6 +156,7 @@ void mpi_swmc_progress(void)
         next = s->next;
         if (s->lazy)
             swmc_lazy_tick(s);
+        swmc_bcast_tick(s);
     }
 }
 
@@ -190,7 +191,6 @@ static void swmc_free(struct mpi_swmc *s)
         }
     swmc_bcast_free(s);
     free(s->tested_by);
-    free(s->acked);
     free(s);
 }
 
@@ -251,6 +251,7 @@ void mpi_swmc_release(MPI_Comm c)
 
     if (!s)
         return;
+    swmc_bcast_drain(s);
     if (s->lazy)
         swmc_lazy_release(s);
     else
@@ -264,6 +265,7 @@ void mpi_swmc_finalize(void)
     while (all) {
         struct mpi_swmc *s = all;
 
+        swmc_bcast_drain(s);
         if (s->lazy)
             swmc_lazy_release(s);
         else
@@ -323,7 +325,8 @@ void mpi_swmc_control(int src_world, const struct mpi_hdr *h, const uint8_t *pay
         break;
     case SWMC_RESEND: {
         struct swmc_wire w = { .kind = SWMC_DATA, .ctx = h->ctx, .seq = (uint32_t)h->len,
-                               .off = (uint32_t)h->sreq, .total = (uint32_t)h->rreq };
+                               .off = (uint32_t)h->sreq, .total = (uint32_t)h->rreq,
+                               .flags = SWMC_RESENT };
 
         swmc_bcast_fragment(s, src_world, &w, payload, len);
         break;

@@ -18,11 +18,17 @@ struct swmc_wire {
     uint32_t ctx;               /* the communicator's context id */
     uint32_t seq;               /* PING: the probe's number; DATA: the broadcast's */
     uint32_t off, total;        /* DATA: where these bytes go, the broadcast's length */
+    uint32_t flags;             /* DATA: SWMC_ACK_ME, SWMC_RESENT */
 };
 enum { SWMC_PING = 1, SWMC_DATA = 2 };
+/* DATA's flags: the root wants an acknowledgement as soon as the broadcast
+ * is complete; these bytes come again by point-to-point (always answered,
+ * even when the member has them). */
+enum { SWMC_ACK_ME = 1, SWMC_RESENT = 2 };
 /* Point-to-point control (PKT_SWMC; mpi_hdr.tag the kind, ctx the
- * communicator's, len the seq, sreq and rreq the offset and total of a
- * resent DATA, whose bytes follow). */
+ * communicator's, len the seq (DATA_ACK: the member's cumulative number,
+ * every broadcast up to it complete there), sreq and rreq the offset and
+ * total of a resent DATA, whose bytes follow). */
 enum { SWMC_PING_ACK = 1, SWMC_DATA_ACK = 2, SWMC_RESEND = 3,
        SWMC_GROUP_ID = 4 /* Lazy: rank 0 tells a member the id (len) */,
        SWMC_READY = 5 /* Lazy: rank 0 tells a member the test passed */ };
@@ -32,6 +38,22 @@ enum { SWMC_PING_ACK = 1, SWMC_DATA_ACK = 2, SWMC_RESEND = 3,
 #define SWMC_TREE_TAG(seq) (0x20000000 | (int)((seq) & 0x0FFFFFFFu))
 /* Bytes of a broadcast per group packet. */
 #define SWMC_FRAG (NC_ABI_GRP_MAX - sizeof(struct swmc_wire))
+
+/* A root's broadcast not yet acknowledged by every member
+ * (coll_bcast_swmc.c): its bytes (a copy, or the caller's while its
+ * MPI_Bcast waits), the group packets' and the resends' requests, the
+ * members whose acknowledgement covers it, whom it was resent to. */
+struct swmc_out {
+    uint32_t seq;
+    const uint8_t *bytes;
+    uint8_t *copy;
+    size_t n;
+    uint64_t sent_ns;
+    MPI_Request sent, resend;
+    unsigned acks;
+    uint8_t *resent_to;         /* per rank */
+    struct swmc_out *next;
+};
 
 /* A broadcast's bytes as they arrive at a member (coll_bcast_swmc.c). */
 struct swmc_msg {
@@ -75,13 +97,17 @@ struct mpi_swmc {
     bool ping_acked;            /* a member answered the root's test */
     unsigned tested;            /* the root: members that answered */
     uint8_t *tested_by;         /* per rank */
-    /* the reliable broadcast */
+    /* the reliable broadcast (coll_bcast_swmc.c) */
     uint32_t seq;               /* broadcasts so far: the same count on every member */
-    uint32_t consumed;          /* a member: the last one its MPI_Bcast took */
-    struct swmc_msg *msgs;      /* a member: broadcasts arriving or waiting for their call */
-    uint32_t root_seq;          /* the root: the broadcast waiting for acknowledgements */
-    unsigned acks;
-    uint8_t *acked;             /* per rank */
+    uint32_t consumed;          /* the last one this rank's MPI_Bcast took or sent */
+    struct swmc_msg *msgs;      /* broadcasts arriving or waiting for their call */
+    struct swmc_out *out;       /* as a root: its window, oldest first */
+    unsigned n_out, since_flag;
+    size_t out_bytes;
+    uint32_t *cum;              /* as a root, per rank: its latest acknowledgement */
+    uint32_t *owed, *told;      /* per root rank: the last broadcast complete here
+                                 * not yet acknowledged; the last number sent it */
+    uint64_t owed_ns;           /* since when an acknowledgement is owed (0: none) */
     struct mpi_swmc *next;
 };
 
@@ -112,11 +138,17 @@ void swmc_lazy_release(struct mpi_swmc *s);
 struct mpi_swmc *mpi_swmc_of_ctx(uint32_t ctx);
 /* The rank in c of world rank w, or -1. */
 int mpi_swmc_rank_of(MPI_Comm c, int w);
-/* From comm_swmc.c to coll_bcast_swmc.c: a DATA packet's bytes (from the
- * group or resent) and a DATA_ACK. */
+/* From comm_swmc.c to coll_bcast_swmc.c: a communicator's broadcast
+ * state made, a DATA packet's bytes (from the group or resent), a
+ * DATA_ACK, every progress call's work (resends, owed acknowledgements),
+ * the end of its broadcasts before the group is left (the last
+ * acknowledgements sent, the window emptied), the state freed. */
+void swmc_bcast_init(struct mpi_swmc *s);
 void swmc_bcast_fragment(struct mpi_swmc *s, int src_world, const struct swmc_wire *w,
                          const uint8_t *data, size_t len);
-void swmc_bcast_ack(struct mpi_swmc *s, int src_world, uint32_t seq);
+void swmc_bcast_ack(struct mpi_swmc *s, int src_world, uint32_t upto);
+void swmc_bcast_tick(struct mpi_swmc *s);
+void swmc_bcast_drain(struct mpi_swmc *s);
 void swmc_bcast_free(struct mpi_swmc *s);
 
 #endif

@@ -5,6 +5,10 @@
  *   barrier    no rank leaves before the last one entered (virtual clocks
  *              are one time base: entry and exit times are comparable)
  *   bcast      every root, eager and rendezvous sizes, a derived type
+ *   bcastrun   every root in turn sends 40 broadcasts back to back, into 40
+ *              buffers checked only after the run (a root runs ahead of its
+ *              members: on a switch group, a window of broadcasts awaits
+ *              acknowledgement)
  *   reduce     every root; SUM, MAX, MINLOC, a user op that is not
  *              commutative (rank order must be kept), MPI_IN_PLACE
  *   allreduce  SUM, PROD, BXOR, the non-commutative op, MPI_IN_PLACE
@@ -93,6 +97,28 @@ static void bcast(void)
         bad += w[i] != (i % 2 == 0 || me == 0 ? i : -1);
     CHECK(!bad, "Bcast of a vector type: %d wrong", bad);
     MPI_Type_free(&every2);
+    free(v);
+}
+
+static void bcastrun(void)
+{
+    enum { RUN = 40 };
+    static const int counts[] = { 256, 5000 };
+    int *v = malloc(sizeof(int) * 5000 * RUN);
+
+    for (int root = 0; root < np; root++)
+        for (unsigned k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+            int n = counts[k], bad = 0;
+            for (int b = 0; b < RUN; b++)
+                for (int i = 0; i < n; i++)
+                    v[b * n + i] = me == root ? root * 1000003 + i * 7 + b : -1;
+            for (int b = 0; b < RUN; b++)
+                MPI_Bcast(v + b * n, n, MPI_INT, root, MPI_COMM_WORLD);
+            for (int b = 0; b < RUN; b++)
+                for (int i = 0; i < n; i++)
+                    bad += v[b * n + i] != root * 1000003 + i * 7 + b;
+            CHECK(!bad, "%d Bcasts from root %d of %d ints: %d wrong", RUN, root, n, bad);
+        }
     free(v);
 }
 
@@ -730,7 +756,8 @@ static void commtime(void)
 }
 
 static const struct scenario scenarios[] = {
-    { "nonblocking", nonblocking }, { "barrier", barrier }, { "bcast", bcast }, { "reduce", reduce },
+    { "nonblocking", nonblocking }, { "barrier", barrier }, { "bcast", bcast }, { "bcastrun", bcastrun },
+    { "reduce", reduce },
     { "allreduce", allreduce }, { "gather", gather }, { "scan", scan },
     { "biggather", biggather }, { "ibcast", ibcast }, { "iallgatherv", iallgatherv },
     { "opfree", opfree }, { "typefree", typefree }, { "commfree", commfree },
