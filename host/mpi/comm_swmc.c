@@ -13,7 +13,8 @@
  * or the test ran out of probes, point-to-point for the communicator's
  * life. MPI_Comm_free and MPI_Finalize leave the group; the entity frees
  * the id when the last member has left. Lazy's creation (comm_swmc_lazy.c)
- * shares the registry, the requests and the dispatch here.
+ * shares the first step (swmc_create), the registry, the requests and the
+ * dispatch here.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -205,23 +206,32 @@ void swmc_leave(struct mpi_swmc *s, const char *fn)
                   s->group, rc ? nc_strerror(rc) : "refused", mg);
 }
 
+bool swmc_create(MPI_Comm c, uint32_t *group)
+{
+    /* [0]: 1 when the entity gave an id, [1]: the id */
+    unsigned id[2] = { 0, 0 }, mg = 0;
+
+    if (c->rank == 0 && ask(NC_MG_CREATE, 0, &mg, &id[1]) == NC_OK && mg == NC_MG_OK)
+        id[0] = 1;
+    coll_bcast_binomial(id, 2, MPI_UNSIGNED, 0, c);
+    if (!id[0])
+        swmc_say(c, "no id from the entity: point-to-point", 0);
+    *group = id[1];
+    return id[0] != 0;
+}
+
 void mpi_swmc_setup(MPI_Comm c)
 {
-    /* [0]: 1 when the group is there, [1]: its id */
+    /* [0]: 1 when the group is tested, [1]: its id */
     unsigned id[2] = { 0, 0 }, mg = 0, ok, all_ok;
     struct mpi_swmc *s;
 
     if (mpi_state.comm_mode == COMM_P2P || c->size < 2)
         return;
-    if (mpi_state.comm_mode == COMM_LAZY) {
-        swmc_lazy_start(c);
+    if (!swmc_create(c, &id[1]))
         return;
-    }
-    if (c->rank == 0 && ask(NC_MG_CREATE, 0, &mg, &id[1]) == NC_OK && mg == NC_MG_OK)
-        id[0] = 1;
-    coll_bcast_binomial(id, 2, MPI_UNSIGNED, 0, c);
-    if (!id[0]) {
-        swmc_say(c, "no id from the entity: point-to-point", 0);
+    if (mpi_state.comm_mode == COMM_LAZY) {
+        swmc_lazy_start(c, id[1]);
         return;
     }
     s = swmc_new(c);
@@ -306,12 +316,12 @@ void mpi_swmc_control(int src_world, const struct mpi_hdr *h, const uint8_t *pay
     struct mpi_swmc *s = mpi_swmc_of_ctx(h->ctx);
     int r;
 
-    if (h->tag == SWMC_GROUP_ID || h->tag == SWMC_READY) {
-        swmc_lazy_control(s, h->ctx, h->tag, (uint32_t)h->len);   /* s may not exist yet */
-        return;
-    }
     if (!s)
         return;
+    if (h->tag == SWMC_READY) {
+        swmc_lazy_ready(s);
+        return;
+    }
     switch (h->tag) {
     case SWMC_PING_ACK:
         r = mpi_swmc_rank_of(s->comm, src_world);

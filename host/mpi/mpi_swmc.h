@@ -30,7 +30,6 @@ enum { SWMC_ACK_ME = 1, SWMC_RESENT = 2 };
  * every broadcast up to it complete there), sreq and rreq the offset and
  * total of a resent DATA, whose bytes follow). */
 enum { SWMC_PING_ACK = 1, SWMC_DATA_ACK = 2, SWMC_RESEND = 3,
-       SWMC_GROUP_ID = 4 /* Lazy: rank 0 tells a member the id (len) */,
        SWMC_READY = 5 /* Lazy: rank 0 tells a member the test passed */ };
 /* The tag of a Lazy broadcast's tree messages (on the collective context):
  * its number in it, so that a member waiting on either path never takes
@@ -79,7 +78,7 @@ struct mg_wait {
 };
 
 /* Lazy's phases of a communicator's group (comm_swmc_lazy.c) */
-enum { LZ_WAIT_ID, LZ_CREATING, LZ_JOINING, LZ_TESTING, LZ_JOINED, LZ_READY, LZ_OFF };
+enum { LZ_JOINING, LZ_TESTING, LZ_JOINED, LZ_READY, LZ_OFF };
 
 /* A communicator's switch group (c->swmc), set up by mpi_swmc_setup. */
 struct mpi_swmc {
@@ -121,11 +120,15 @@ void swmc_probe(struct mpi_swmc *s, uint32_t n);
 /* MPI_NC_DEBUG=1: what c's switch group is doing ("tested: ..."). */
 void swmc_say(MPI_Comm c, const char *what, uint32_t group);
 void swmc_leave(struct mpi_swmc *s, const char *fn);     /* blocking */
-/* Lazy (comm_swmc_lazy.c): the start, an answer, the point-to-point
- * controls, the background work of every progress call, the end. */
-void swmc_lazy_start(MPI_Comm c);
+/* The first step of Basic and Lazy: rank 0 asks the entity for an id
+ * and tells every member (the host's binomial broadcast); false when the
+ * entity had none (the communicator stays point-to-point). */
+bool swmc_create(MPI_Comm c, uint32_t *group);
+/* Lazy (comm_swmc_lazy.c): the start with the group's id, an answer, rank
+ * 0's SWMC_READY, the background work of every progress call, the end. */
+void swmc_lazy_start(MPI_Comm c, uint32_t group);
 void swmc_lazy_answer(struct mpi_swmc *s);
-void swmc_lazy_control(struct mpi_swmc *s, uint32_t ctx, int kind, uint32_t value);
+void swmc_lazy_ready(struct mpi_swmc *s);
 void swmc_lazy_tick(struct mpi_swmc *s);
 void swmc_lazy_release(struct mpi_swmc *s);
 /* The probes of the test (comm_swmc.c's decisions, shared). */
