@@ -7,23 +7,24 @@
  * What is modelled
  *   - NR = 3 ranks of one communicator.  Every rank numbers the
  *     communicator's broadcasts alike, 1 .. M; broadcast R2K (3) has rank 1
- *     as its root, every other one rank 0.  The members of a broadcast are
- *     the other two ranks.
+ *     as its root, every other one rank 0 (-DR2K=0: rank 0 roots them all).
+ *     The members of a broadcast are the other two ranks.
  *   - The programs: rank 0 calls MPI_Bcast 1 .. M, then MPI_Recv from rank 1,
  *     then MPI_Comm_free; rank 1 calls MPI_Bcast 1 .. M, MPI_Send to rank 0,
  *     MPI_Comm_free, MPI_Send to rank 2; rank 2 calls MPI_Bcast 1 .. M,
  *     MPI_Recv from rank 1, MPI_Comm_free.  The sends are eager; the
  *     receives wait.  A rank does the protocol's work (progress) only inside
- *     these calls, as the library does.
+ *     these calls, as the library does, one step of it at a time.
  *   - A broadcast is its fragments: broadcast PK (1) has 2, the others 1.
- *     The root hands every fragment to the NIC at once, a group packet the
- *     switches copy to each member; each copy may be lost.  Copies in
- *     flight are a set per root and member (they may arrive in any order
- *     and late, after a resend of the same broadcast).
+ *     Its bytes are a number, its own number.  The root hands every
+ *     fragment to the NIC at once, a group packet the switches copy to each
+ *     member; each copy may be lost.  Copies in flight are a set per root
+ *     and member: they arrive in any order and late, after a resend of the
+ *     same broadcast.
  *   - The root's MPI_Bcast returns once the fragments are handed over,
- *     keeping the copy, unless W of its own broadcasts are unretired: then
- *     it first waits, in progress, until one is retired.  Every AM-th
- *     broadcast a root sends carries ACK_ME.
+ *     keeping the bytes in a ring of W copies, unless W of its own
+ *     broadcasts are unretired: then it first waits, in progress, until one
+ *     is retired.  Every AM-th broadcast a root sends carries ACK_ME.
  *   - A member keeps each fragment once (a fragment it has, or of a
  *     broadcast it took, is dropped).  Its MPI_Bcast k waits until broadcast
  *     k is complete and takes it.  S, the member's cumulative ack, is the
@@ -32,60 +33,78 @@
  *     when a broadcast carrying ACK_ME completes; when a resend arrives,
  *     even a duplicate; when an ack to a root is due (a broadcast of that
  *     root completed without ACK_ME) and ACK_DELAY expires, at any moment
- *     of progress; and at MPI_Comm_free to every root its last ack to it
- *     does not cover.  Any ack to a root ends what is due to it, even when
- *     a gap keeps S below the broadcast that made it due: the root's
- *     resend then brings the next ack, which is why a duplicate resend is
- *     acked.
+ *     of progress; and at MPI_Comm_free to every root whose last broadcast
+ *     its last ack to it does not cover.  Any ack to a root ends what is
+ *     due to it, even when a gap keeps S below the broadcast that made it
+ *     due: the root's resend then brings the next ack, which is why a
+ *     duplicate resend is acked.
  *   - Point-to-point (acks, resends, the application's messages) is
  *     reliable, delayed arbitrarily.  Acks are cumulative, so a root reads
  *     the latest one a member sent (an older one still in flight adds
  *     nothing); resends in flight are a set per root and member.
  *   - The root retires a broadcast once every member's ack covers it.  Its
- *     time-out for a broadcast and a member fires at any moment of progress
- *     while the broadcast is not covered for that member and no resend of
- *     it to that member is in flight; it resends the whole broadcast
+ *     time-out for a broadcast and a member fires at a nondeterministic
+ *     moment of progress while the broadcast is not covered for that
+ *     member and the path to it is quiet (no copy or resend in flight, its
+ *     last ack read, none due from it: RTO, 500 us, is five times
+ *     ACK_DELAY); it resends the whole broadcast, from the root's copy,
  *     point-to-point.  The check runs in every progress call (MPI_Bcast,
- *     MPI_Recv, MPI_Comm_free).
+ *     MPI_Recv, MPI_Comm_free).  A time-out for a broadcast and a member
+ *     fires again only once that member's state changed (a resend to a
+ *     member whose state did not change since the last one only repeats
+ *     that one's answer; weak fairness, which SPIN applies per process,
+ *     would not rule out such repeats for ever).  -DEAGER_TIMER drops the
+ *     quiet path condition: 14.7 million states, about a minute here
+ *     (measured, no error; not an EXPECTED row).
  *   - MPI_Comm_free sends the member's final acks, then waits (in progress)
  *     until the rank's own broadcasts are all retired, then leaves.
  *   - Losses: at most MAXLOSS multicast copies over the run.
  *   - Sizes (decisions): M = 4 broadcasts, W = 2 (the implementation's 8),
  *     ACK_ME on every AM = 2nd broadcast of a root.  ACK_ME on every W/2-th
- *     with W = 2 would put it on every broadcast, and ACK_DELAY, the
- *     resend's ack and the final ack would never be needed; with AM = W
+ *     with W = 2 would put it on every broadcast, and no ack would ever
+ *     wait for ACK_DELAY; with AM = W
  *     the root's window fills before it asks, so a full window is freed
  *     only by an ACK_ME ack, a delayed ack or a resend's ack, the paths the
- *     implementation's 8/4 also depends on.  Rank 0 sends broadcasts 1, 2
- *     and 4: the third must wait for the window.  Rank 1's broadcast 3 sits
+ *     implementation's 8/4 also depends on.  Rank 0 roots broadcasts 1, 2
+ *     and 4: its third waits for the window.  Rank 1's broadcast 3 sits
  *     between them, so a member's cumulative ack to one root covers the
- *     other root's broadcasts and a gap of one root's broadcast stops an
- *     ack to the other.  One two-fragment broadcast tells "complete" from
- *     "a fragment arrived".  MAXLOSS = 1.
- *     Base: 32,658 states; each check takes under a second here.
+ *     other root's broadcasts and a gap of one root's broadcast holds back
+ *     an ack to the other.  One two-fragment broadcast tells "complete"
+ *     from "a fragment arrived".  MAXLOSS = 1: each broken variant needs
+ *     one lost copy at most.  The base's safety run has 1,704,775 states
+ *     (about 4 s here); its liveness runs (1.7 million states, about 30 s)
+ *     are left to two smaller runs: M=3 (both roots, the window never
+ *     full) and R2K=0 (one root, M=4, the window fills).
  *
  * Properties
  *   safety       (no claim, -DSAFETY) assertions and no invalid end state.
  *                Assertions: a member's MPI_Bcast k takes broadcast k, as
- *                its k-th take, once, with every fragment of it; the root
- *                retires a broadcast only when every member has it complete
- *                (judged by the members' own state); a root never has more
- *                than W of its own broadcasts unretired.  End state: the run
- *                stops only when every rank's MPI_Comm_free returned.
+ *                its k-th take, once, whole (every fragment) and with the
+ *                bytes of k; the root retires a broadcast only when every
+ *                member has it complete (judged by the members' own state);
+ *                a root never has more than W of its own broadcasts
+ *                unretired.  End state: the run stops only when every
+ *                rank's MPI_Comm_free returned.
  *   all_retired  under weak fairness and the loss bound, every broadcast is
  *                eventually retired and every MPI_Bcast returns.
- *   all_done     under weak fairness, every rank eventually leaves.
+ *   all_done     under weak fairness, every rank's MPI_Comm_free
+ *                eventually returns.
  *
  * Broken variants (each must be caught)
  *   -DBROKEN_ACK_HIGHEST     the member acks the highest complete number, not
  *                            the contiguous one: the root retires a
  *                            broadcast a member lost: the retire assertion.
  *   -DBROKEN_NO_DUP_ACK      the member does not ack a resend it already
- *                            has: a root whose ack a gap held back never
- *                            retires: safety (end state) and all_retired.
+ *                            has: rank 2 misses broadcast 2, gets 3, its
+ *                            delayed ack to rank 1 says 1; rank 1's resent
+ *                            3 goes unanswered, rank 1 never retires 3 and
+ *                            waits in MPI_Comm_free while rank 2 waits in
+ *                            MPI_Recv from it: safety (end state) and
+ *                            all_retired.
  *   -DBROKEN_TIMEOUT_IN_BCAST the root checks time-outs only inside MPI_Bcast:
- *                            rank 1 waits for a lost broadcast 4 while rank 0
- *                            waits in MPI_Recv from it: safety (end state)
+ *                            a member waits in MPI_Bcast for a lost copy of
+ *                            broadcast 4 while rank 0 waits in another call
+ *                            (MPI_Recv, MPI_Comm_free): safety (end state)
  *                            and all_retired.
  *   -DBROKEN_NO_WINDOW       the root does not wait for its window: the
  *                            window assertion.
@@ -94,7 +113,7 @@
  *                            assertion.
  *
  * Commands (make models runs exactly these, in build/models/swmc_bcast/<variant>/)
- *   spin -a [-DBROKEN_...] swmc_bcast.pml
+ *   spin -a [-DM=3|-DR2K=0] [-DBROKEN_...] swmc_bcast.pml
  *   cc -O2 -DSAFETY -DNOCLAIM -DMEMLIM=2048 -o pan_safety pan.c
  *   ./pan_safety -m200000                            # assertions, end states
  *   cc -O2 -DMEMLIM=2048 -DNFAIR=4 -o pan_live pan.c
