@@ -73,8 +73,9 @@
  *     from "a fragment arrived".  MAXLOSS = 1: each broken variant needs
  *     one lost copy at most.  The base's safety run has 1,704,775 states
  *     (about 4 s here); its liveness runs pass (1,704,331 and 1,704,727
- *     states, about 30 s each) and are left to two smaller runs: M=3 (both roots, the window never
- *     full) and R2K=0 (one root, M=4, the window fills).
+ *     states, about 30 s each) and are left to two smaller runs: M=3
+ *     (both roots, the window never full) and R2K=0 (one root, M=4, the
+ *     window fills).
  *
  * Properties
  *   safety       (no claim, -DSAFETY) assertions and no invalid end state.
