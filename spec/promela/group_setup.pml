@@ -55,6 +55,8 @@
  *     takes a broadcast whose number is the next one and drops (and acks
  *     again) one it has.  A multicast copy is delivered or lost when it is
  *     sent.
+ *     The windowed broadcast (several in flight, cumulative acks) is
+ *     swmc_bcast.pml's.
  *   - Pool (the default): the pool group (id 0, every node a member, its
  *     entries written and tested) is made at MPI_Init.  A communicator takes
  *     it when it is ready; the non-members leave it; the pool is empty at
