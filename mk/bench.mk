@@ -32,6 +32,7 @@ bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nico
 	@bash host/bench/r7 $(BUILD)/bench
 	@bash host/bench/r1r2 $(BUILD)/bench
 	@bash host/bench/r6 $(BUILD)/bench
+	@bash host/bench/r8 $(BUILD)/bench
 	@bash host/bench/r9 $(BUILD)/bench
 	@bash host/bench/r10 $(BUILD)/bench
 	@python3 host/bench/reproductions $(BUILD)/bench
@@ -144,6 +145,26 @@ R9_DEPS := $(R9_SO) $(BIN)/lanai-mpirun $(BUILD)/firmware/mcp.img
 bench-r9: $(R9_DEPS)
 	@bash host/bench/r9 $(BUILD)/bench
 bench: $(R9_DEPS)
+
+# ---- R8 -------------------------------------------------------------------
+# seed 003 section 5.2: effective latency, a communicator's creation and K
+# broadcasts of 1 KB, under each communicator design of libmpi (lanai-mpirun
+# --comm p2p|basic|lazy|pool) on P-IB, an MPI program built with
+# lanai-mpicc (host/bench/r8_comm.c) run by host/bench/r8 from make bench;
+# `make bench-r8` runs it alone. docs/bench-r8.md.
+R8_SO := $(BUILD)/bench/r8_comm.so
+ALL_TARGETS += $(R8_SO)
+
+$(R8_SO): host/bench/r8_comm.c host/bench/mpi_bench.h include/nicoll/hostif.h $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra -Iinclude $< -o $@
+
+R8_DEPS := $(R8_SO) $(BIN)/lanai-mpirun $(BUILD)/firmware/mcp.img
+.PHONY: bench-r8
+## bench-r8: R8 alone: communicator creation + k 1 KB broadcasts, p2p/Basic/Lazy/Pool on P-IB (DESIGNS)
+bench-r8: $(R8_DEPS)
+	@bash host/bench/r8 $(BUILD)/bench
+bench: $(R8_DEPS)
 
 # ---- R7 -------------------------------------------------------------------
 # The NIC barrier against the host-based PE/GB barriers (mk/host.mk's
