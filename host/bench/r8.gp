@@ -10,12 +10,12 @@ set terminal pngcairo size (420 * nc + 80),(380 * np + 60)
 set output OUT.'/r8.png'
 set datafile missing 'NA'
 set multiplot layout np,nc title \
-    'R8: creation + k x MPI\_Bcast(1 KB), P-IB (emulated). Paper, 32 processes: Basic/Pool up to 4.8 (no computation), 4.9 (with); Basic/Lazy 3.9, 3.8' \
+    "R8: communicator creation + k x MPI_Bcast(1 KB), P-IB (emulated)\nPaper, 32 processes: Basic/Pool up to 4.8 without computation, 4.9 with; Basic/Lazy up to 3.9, 3.8" \
     noenhanced
 set xlabel 'k (broadcasts after the creation)'
 set ylabel 'effective latency (us)'
 set logscale xy
-set key top left Left reverse samplen 2
+set key bottom right samplen 2
 do for [i = 1:np] {
     do for [j = 1:nc] {
         n = word(PROCS, i)

@@ -6,7 +6,7 @@ np = words(PROCS)
 set terminal pngcairo size (480 * np + 80),460
 set output OUT.'/r8_bcast.png'
 set datafile separator ','
-set multiplot layout 1,np title 'R8 beyond the paper: MPI\_Bcast on P-IB, switch multicast vs host binomial vs NIC multicast (emulated)' noenhanced
+set multiplot layout 1,np title "R8 beyond the paper: MPI_Bcast on P-IB (emulated)\nswitch multicast group vs host binomial vs NIC multicast" noenhanced
 set logscale xy 2
 set logscale y 10
 set xlabel 'message size (bytes)'
