@@ -15,7 +15,7 @@ set multiplot layout np,nc title \
 set xlabel 'k (broadcasts after the creation)'
 set ylabel 'effective latency (us)'
 set logscale xy
-set key bottom right samplen 2
+set key top left Left reverse samplen 2
 do for [i = 1:np] {
     do for [j = 1:nc] {
         n = word(PROCS, i)
