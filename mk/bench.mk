@@ -1,15 +1,16 @@
 # The benchmarks (host/bench/) and every experiment's rules: make bench and
 # its sub-targets, the papers' experiments that run so far (R1, R2, R3, R4,
-# R5, R6, R7, R9, R10 and the GM 1.6.4 anchor; README, "Sources and experiments"), the
+# R5, R6, R7, R8, R9, R10 and the GM 1.6.4 anchor; README, "Sources and experiments"), the
 # runs at scale, and nicoll's point-to-point figures. CSV, plots and
 # summary.txt under build/bench/, and one table of every reproduced result,
 # build/bench/reproductions.csv (docs/bench.md).
 #
 # Products: build/bench/{r5_kbinomial,gm_anchor.so,r1_multisend.so,
 #           r2_bcast.so,postal_lambda,r3r4_bcast.so,r6_mcast.so,r7_barrier.so,
-#           r9_reduce.so,r10_nicvm.so,mcp_nonicvm.img},
+#           r8_comm.so,r9_reduce.so,r10_nicvm.so,mcp_nonicvm.img},
 #           build/tests/scale/host_mcast_1024.so
-# Targets:  bench, bench-r1r2, bench-r3r4, bench-r6, bench-r9, bench-r10, bench-r2scale, bench-omb,
+# Targets:  bench, bench-r1r2, bench-r3r4, bench-r6, bench-r8, bench-r8-bcast, bench-r9, bench-r10,
+#           bench-r2scale, bench-omb,
 #           bench-omb-scale, postal-table, check-scale.
 # Suites:   tests/bench/suite, tests/bench/r2leaves (tests/scale/suite runs
 #           from check-scale, outside make check).
@@ -32,6 +33,7 @@ bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nico
 	@bash host/bench/r7 $(BUILD)/bench
 	@bash host/bench/r1r2 $(BUILD)/bench
 	@bash host/bench/r6 $(BUILD)/bench
+	@bash host/bench/r8 $(BUILD)/bench
 	@bash host/bench/r9 $(BUILD)/bench
 	@bash host/bench/r10 $(BUILD)/bench
 	@python3 host/bench/reproductions $(BUILD)/bench
@@ -144,6 +146,33 @@ R9_DEPS := $(R9_SO) $(BIN)/lanai-mpirun $(BUILD)/firmware/mcp.img
 bench-r9: $(R9_DEPS)
 	@bash host/bench/r9 $(BUILD)/bench
 bench: $(R9_DEPS)
+
+# ---- R8 -------------------------------------------------------------------
+# seed 003 section 5.2: effective latency, a communicator's creation and K
+# broadcasts of 1 KB, under each communicator design of libmpi (lanai-mpirun
+# --comm p2p|basic|lazy|pool) on P-IB, an MPI program built with
+# lanai-mpicc (host/bench/r8_comm.c) run by host/bench/r8 from make bench;
+# `make bench-r8` runs it alone. docs/bench-r8.md.
+R8_SO := $(BUILD)/bench/r8_comm.so
+ALL_TARGETS += $(R8_SO)
+
+$(R8_SO): host/bench/r8_comm.c host/bench/mpi_bench.h include/nicoll/hostif.h $(MPI_LIB) $(BIN)/lanai-mpicc
+	@mkdir -p $(@D)
+	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra -Iinclude $< -o $@
+
+R8_DEPS := $(R8_SO) $(BIN)/lanai-mpirun $(BUILD)/firmware/mcp.img
+.PHONY: bench-r8
+## bench-r8: R8 alone: communicator creation + k 1 KB broadcasts, p2p/Basic/Lazy/Pool on P-IB (DESIGNS)
+bench-r8: $(R8_DEPS)
+	@bash host/bench/r8 $(BUILD)/bench
+bench: $(R8_DEPS)
+# Beyond the paper (host/bench/r8_bcast, docs/bench-r8.md): MPI_Bcast on the
+# switch multicast group against the host's binomial and NIC multicast, 4 B
+# to 64 KB on 16 and 32 processes, R3's program. Minutes: not in make bench.
+.PHONY: bench-r8-bcast
+## bench-r8-bcast: R8 beyond the paper: MPI_Bcast by switch multicast, host binomial, NIC multicast (P-IB; minutes)
+bench-r8-bcast: $(R3R4_SO) $(BIN)/lanai-mpirun $(BUILD)/firmware/mcp.img
+	@bash host/bench/r8_bcast $(BUILD)/bench
 
 # ---- R7 -------------------------------------------------------------------
 # The NIC barrier against the host-based PE/GB barriers (mk/host.mk's
