@@ -63,10 +63,24 @@ void swmc_cancel(struct mg_wait *w)
         }
 }
 
+unsigned swmc_outstanding(void)
+{
+    unsigned n = 0;
+
+    for (struct mg_wait *w = waits; w; w = w->next)
+        n++;
+    return n;
+}
+
 int swmc_post(struct mg_wait *w, unsigned op, uint32_t group)
 {
+    return swmc_post_for(w, op, group, (unsigned)mpi_state.world_rank);
+}
+
+int swmc_post_for(struct mg_wait *w, unsigned op, uint32_t group, unsigned node)
+{
     nc_port *p = mpi_net_port();
-    unsigned me = (unsigned)mpi_state.world_rank, sm = mpi_state.sm_node;
+    unsigned sm = mpi_state.sm_node;
     int rc;
 
     swmc_cancel(w);
@@ -77,8 +91,8 @@ int swmc_post(struct mg_wait *w, unsigned op, uint32_t group)
     w->asks++;
     w->sent_ns = nc_host_now_ns();
     rc = op == NC_MG_CREATE ? nc_mg_create(p, sm, w->tid)
-       : op == NC_MG_JOIN   ? nc_mg_join(p, sm, group, me, w->tid)
-                            : nc_mg_leave(p, sm, group, me, w->tid);
+       : op == NC_MG_JOIN   ? nc_mg_join(p, sm, group, node, w->tid)
+                            : nc_mg_leave(p, sm, group, node, w->tid);
     if (rc == NC_OK) {
         w->next = waits;
         waits = w;
@@ -149,9 +163,12 @@ void swmc_probe(struct mpi_swmc *s, uint32_t n)
     mpi_net_gsend(s->group, &probe, sizeof probe, NULL, 0, NULL);
 }
 
-/* Every progress call: the Lazy communicators' background work. */
+/* Every progress call: the Lazy communicators' and the pool's background
+ * work. */
 void mpi_swmc_progress(void)
 {
+    if (mpi_state.comm_mode == COMM_POOL && mpi_state.initialized)
+        swmc_pool_tick();
     for (struct mpi_swmc *s = all, *next; s; s = next) {
         next = s->next;
         if (s->lazy)
@@ -217,6 +234,13 @@ void mpi_swmc_setup(MPI_Comm c)
         swmc_lazy_start(c);
         return;
     }
+    if (mpi_state.comm_mode == COMM_POOL) {
+        /* MPI_Init: every slice filled before MPI_COMM_WORLD takes its group */
+        if (c == MPI_COMM_WORLD)
+            swmc_pool_fill();
+        swmc_pool_start(c);
+        return;
+    }
     if (c->rank == 0 && ask(NC_MG_CREATE, 0, &mg, &id[1]) == NC_OK && mg == NC_MG_OK)
         id[0] = 1;
     coll_bcast_binomial(id, 2, MPI_UNSIGNED, 0, c);
@@ -261,6 +285,8 @@ void mpi_swmc_release(MPI_Comm c)
 
 void mpi_swmc_finalize(void)
 {
+    if (mpi_state.comm_mode == COMM_POOL)
+        swmc_pool_finalize();
     while (all) {
         struct mpi_swmc *s = all;
 
@@ -273,9 +299,9 @@ void mpi_swmc_finalize(void)
     }
 }
 
-/* A group packet from node `node`: a probe of the test, or a broadcast's
- * bytes. */
-void mpi_swmc_arrived(unsigned node, const uint8_t *data, size_t len)
+/* A group packet from node `node` on switch group `group`: a probe of the
+ * test (a communicator's or a pool group's), or a broadcast's bytes. */
+void mpi_swmc_arrived(unsigned node, uint32_t group, const uint8_t *data, size_t len)
 {
     struct swmc_wire w;
     struct mpi_swmc *s;
@@ -283,8 +309,15 @@ void mpi_swmc_arrived(unsigned node, const uint8_t *data, size_t len)
     if (len < sizeof w)
         return;     /* not ours: the group carries only libmpi's packets */
     memcpy(&w, data, sizeof w);
-    if (!(s = mpi_swmc_of_ctx(w.ctx)))
-        return;     /* a communicator freed since (a late copy) */
+    if (w.kind == SWMC_POOL_PING) {
+        swmc_pool_probed(node, group);
+        return;
+    }
+    /* a communicator freed since (a late copy), or a group this process
+     * was taken out of whose switches still reach it (Pool: a
+     * non-member's communicator may have the same context id) */
+    if (!(s = mpi_swmc_of_ctx(w.ctx)) || s->group != group)
+        return;
     if (w.kind == SWMC_PING) {
         if (!s->ping_acked) {
             struct mpi_hdr h = { .type = PKT_SWMC, .ctx = w.ctx, .tag = SWMC_PING_ACK,
@@ -304,6 +337,10 @@ void mpi_swmc_control(int src_world, const struct mpi_hdr *h, const uint8_t *pay
     struct mpi_swmc *s = mpi_swmc_of_ctx(h->ctx);
     int r;
 
+    if (h->tag == SWMC_POOL_ID || h->tag == SWMC_POOL_ACK) {
+        swmc_pool_control(src_world, h->tag, (uint32_t)h->len);
+        return;
+    }
     if (h->tag == SWMC_GROUP_ID || h->tag == SWMC_READY) {
         swmc_lazy_control(s, h->ctx, h->tag, (uint32_t)h->len);   /* s may not exist yet */
         return;
