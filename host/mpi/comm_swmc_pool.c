@@ -62,6 +62,21 @@ struct pool_req {
 };
 static struct pool_req *joins, *leaves;
 
+/* The refills this process has answered a probe of: one answer each (the
+ * answer is reliable), so that the probes of every owner's test, all at
+ * once at MPI_Init, cost each process one message per group. A record
+ * goes after the longest test (SWMC_PROBES probes); an id the entity gives
+ * again sooner to the same owner finds it and is not answered: its test
+ * runs out of probes, and the pool stays smaller. */
+struct answered {
+    uint32_t group;
+    unsigned owner;
+    uint64_t at_ns;
+    struct answered *next;
+};
+static struct answered *answered;
+#define POOL_ANSWER_KEEP_NS ((uint64_t)SWMC_PROBES * SWMC_PROBE_NS)
+
 static void say(const char *what, uint32_t group)
 {
     if (mpi_state.debug)
@@ -229,8 +244,25 @@ void swmc_pool_probed(unsigned owner, uint32_t group)
 {
     struct mpi_hdr h = { .type = PKT_SWMC, .tag = SWMC_POOL_ACK, .len = group };
 
+    uint64_t now = nc_host_now_ns();
+
     if (owner == (unsigned)mpi_state.world_rank)
         return;
+    for (struct answered **pp = &answered; *pp;) {
+        struct answered *a = *pp;
+
+        if (now - a->at_ns >= POOL_ANSWER_KEEP_NS) {
+            *pp = a->next;
+            free(a);
+            continue;
+        }
+        if (a->group == group && a->owner == owner)
+            return;
+        pp = &a->next;
+    }
+    struct answered *a = malloc(sizeof *a);
+    *a = (struct answered){ group, owner, now, answered };
+    answered = a;
     /* the switches hold this port: the entity took the join, whose
      * repeat (its answer lost) would come after the owner may have
      * given the group away and taken this process out */
