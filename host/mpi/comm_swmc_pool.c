@@ -361,4 +361,10 @@ void swmc_pool_finalize(void)
     free(refill.answered);
     slice = NULL;
     refill.answered = NULL;
+    while (answered) {
+        struct answered *a = answered;
+
+        answered = a->next;
+        free(a);
+    }
 }
