@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A communicator's switch multicast group (MPI_NC_COMM=basic, lazy;
+ * A communicator's switch multicast group (MPI_NC_COMM=basic, lazy, pool;
  * docs/mpi.md "Communicators on switch multicast"), seed 003's Basic
  * design: when a communicator is made, its rank 0 asks the fabric's
  * management entity for a group, tells the others its id, every member
@@ -13,7 +13,8 @@
  * or the test ran out of probes, point-to-point for the communicator's
  * life. MPI_Comm_free and MPI_Finalize leave the group; the entity frees
  * the id when the last member has left. Lazy's creation (comm_swmc_lazy.c)
- * shares the registry, the requests and the dispatch here.
+ * and Pool's (comm_swmc_pool.c) share the registry, the requests and the
+ * dispatch here.
  */
 #include <stdlib.h>
 #include <string.h>
