@@ -29,7 +29,9 @@ MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # written on success, MPI_MESSAGE_NULL taken for a message; a broadcast
 # on a switch group that is never resent, acknowledged early, counts a
 # fragment twice or runs untested, a free that keeps its group; a Lazy
-# rank 0 that never says the test passed, a Lazy constructor that waits.
+# rank 0 that never says the test passed, a Lazy constructor that waits;
+# Pool's groups shared by every process, its non-members never taken out,
+# a refill pooled before its test.
 MPI_MUTANTS := $(patsubst mpi_%.patch,%,$(notdir $(sort $(wildcard tests/mpi/mutants/mpi_*.patch))))
 MPI_MUT := $(MUT)/mpi
 # lanai-mpicc's mutants (tests/mpi/mutants/mpicc_NAME.patch): a link that

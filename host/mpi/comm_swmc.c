@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A communicator's switch multicast group (MPI_NC_COMM=basic, lazy;
+ * A communicator's switch multicast group (MPI_NC_COMM=basic, lazy, pool;
  * docs/mpi.md "Communicators on switch multicast"), seed 003's Basic
  * design: when a communicator is made, its rank 0 asks the fabric's
  * management entity for a group, tells the others its id, every member
@@ -13,8 +13,9 @@
  * or the test ran out of probes, point-to-point for the communicator's
  * life. MPI_Comm_free and MPI_Finalize leave the group; the entity frees
  * the id when the last member has left. Lazy's creation (comm_swmc_lazy.c)
- * shares the first step (swmc_create), the registry, the requests and the
- * dispatch here.
+ * shares the first step (swmc_create) with Basic, and Lazy and Pool's
+ * (comm_swmc_pool.c) share the registry, the requests and the dispatch
+ * here.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,10 +65,24 @@ void swmc_cancel(struct mg_wait *w)
         }
 }
 
+unsigned swmc_outstanding(void)
+{
+    unsigned n = 0;
+
+    for (struct mg_wait *w = waits; w; w = w->next)
+        n++;
+    return n;
+}
+
 int swmc_post(struct mg_wait *w, unsigned op, uint32_t group)
 {
+    return swmc_post_for(w, op, group, (unsigned)mpi_state.world_rank);
+}
+
+int swmc_post_for(struct mg_wait *w, unsigned op, uint32_t group, unsigned node)
+{
     nc_port *p = mpi_net_port();
-    unsigned me = (unsigned)mpi_state.world_rank, sm = mpi_state.sm_node;
+    unsigned sm = mpi_state.sm_node;
     int rc;
 
     swmc_cancel(w);
@@ -78,8 +93,8 @@ int swmc_post(struct mg_wait *w, unsigned op, uint32_t group)
     w->asks++;
     w->sent_ns = nc_host_now_ns();
     rc = op == NC_MG_CREATE ? nc_mg_create(p, sm, w->tid)
-       : op == NC_MG_JOIN   ? nc_mg_join(p, sm, group, me, w->tid)
-                            : nc_mg_leave(p, sm, group, me, w->tid);
+       : op == NC_MG_JOIN   ? nc_mg_join(p, sm, group, node, w->tid)
+                            : nc_mg_leave(p, sm, group, node, w->tid);
     if (rc == NC_OK) {
         w->next = waits;
         waits = w;
@@ -150,9 +165,12 @@ void swmc_probe(struct mpi_swmc *s, uint32_t n)
     mpi_net_gsend(s->group, &probe, sizeof probe, NULL, 0, NULL);
 }
 
-/* Every progress call: the Lazy communicators' background work. */
+/* Every progress call: the Lazy communicators' and the pool's background
+ * work. */
 void mpi_swmc_progress(void)
 {
+    if (mpi_state.comm_mode == COMM_POOL && mpi_state.initialized)
+        swmc_pool_tick();
     for (struct mpi_swmc *s = all, *next; s; s = next) {
         next = s->next;
         if (s->lazy)
@@ -228,6 +246,13 @@ void mpi_swmc_setup(MPI_Comm c)
 
     if (mpi_state.comm_mode == COMM_P2P || c->size < 2)
         return;
+    if (mpi_state.comm_mode == COMM_POOL) {
+        /* MPI_Init: every slice filled before MPI_COMM_WORLD takes its group */
+        if (c == MPI_COMM_WORLD)
+            swmc_pool_fill();
+        swmc_pool_start(c);
+        return;
+    }
     if (!swmc_create(c, &id[1]))
         return;
     if (mpi_state.comm_mode == COMM_LAZY) {
@@ -272,6 +297,8 @@ void mpi_swmc_release(MPI_Comm c)
 
 void mpi_swmc_finalize(void)
 {
+    if (mpi_state.comm_mode == COMM_POOL)
+        swmc_pool_finalize();
     while (all) {
         struct mpi_swmc *s = all;
 
@@ -285,9 +312,9 @@ void mpi_swmc_finalize(void)
     }
 }
 
-/* A group packet from node `node`: a probe of the test, or a broadcast's
- * bytes. */
-void mpi_swmc_arrived(unsigned node, const uint8_t *data, size_t len)
+/* A group packet from node `node` on switch group `group`: a probe of the
+ * test (a communicator's or a pool group's), or a broadcast's bytes. */
+void mpi_swmc_arrived(unsigned node, uint32_t group, const uint8_t *data, size_t len)
 {
     struct swmc_wire w;
     struct mpi_swmc *s;
@@ -295,8 +322,15 @@ void mpi_swmc_arrived(unsigned node, const uint8_t *data, size_t len)
     if (len < sizeof w)
         return;     /* not ours: the group carries only libmpi's packets */
     memcpy(&w, data, sizeof w);
-    if (!(s = mpi_swmc_of_ctx(w.ctx)))
-        return;     /* a communicator freed since (a late copy) */
+    if (w.kind == SWMC_POOL_PING) {
+        swmc_pool_probed(node, group);
+        return;
+    }
+    /* a communicator freed since (a late copy), or a group this process
+     * was taken out of whose switches still reach it (Pool: a
+     * non-member's communicator may have the same context id) */
+    if (!(s = mpi_swmc_of_ctx(w.ctx)) || s->group != group)
+        return;
     if (w.kind == SWMC_PING) {
         if (!s->ping_acked) {
             struct mpi_hdr h = { .type = PKT_SWMC, .ctx = w.ctx, .tag = SWMC_PING_ACK,
@@ -316,6 +350,10 @@ void mpi_swmc_control(int src_world, const struct mpi_hdr *h, const uint8_t *pay
     struct mpi_swmc *s = mpi_swmc_of_ctx(h->ctx);
     int r;
 
+    if (h->tag == SWMC_POOL_ID || h->tag == SWMC_POOL_ACK) {
+        swmc_pool_control(src_world, h->tag, (uint32_t)h->len);
+        return;
+    }
     if (!s)
         return;
     if (h->tag == SWMC_READY) {

@@ -67,6 +67,24 @@ bad:
     nc_host_exit(2);
 }
 
+/* MPI_NC_POOL: Pool's groups per owner (comm_swmc_pool.c). **Decision**:
+ * 2 by default, so that a process can make two communicators in a row
+ * before its first refill is tested; at most 64, and within the entity's
+ * ids (SWMC_POOL_IDS for all the slices together). */
+static void parse_pool(void)
+{
+    const char *s = getenv("MPI_NC_POOL");
+    char *end;
+    unsigned long v = 2;
+
+    if (s && (!*s || (v = strtoul(s, &end, 10), *end) || v > 64 || s[0] == '-')) {
+        nc_host_printf("libmpi: MPI_NC_POOL='%s' is not a number of groups per process in "
+                       "0..64\n", s);
+        nc_host_exit(2);
+    }
+    mpi_state.pool_size = (unsigned)v;
+}
+
 /* MPI_NC_COMM: how communicators get switch multicast (comm_swmc.c).
  * Every mode but p2p needs the fabric's management entity, on the last
  * node (MPI_NC_SM_NODE, which lanai-mpirun --comm sets): that node runs
@@ -86,9 +104,8 @@ static void parse_comm_mode(void)
     } else if (!strcmp(s, "lazy")) {
         mpi_state.comm_mode = COMM_LAZY;
     } else if (!strcmp(s, "pool")) {
-        nc_host_printf("libmpi: MPI_NC_COMM='%s': this library has p2p, basic and lazy only\n",
-                       s);
-        nc_host_exit(2);
+        mpi_state.comm_mode = COMM_POOL;
+        parse_pool();
     } else {
         nc_host_printf("libmpi: MPI_NC_COMM='%s' is not 'p2p', 'basic', 'lazy' or 'pool'\n", s);
         nc_host_exit(2);

@@ -196,6 +196,7 @@ struct mpi_state {
     int debug;                  /* MPI_NC_DEBUG: say what a stalled wait waits for */
     int comm_mode;              /* MPI_NC_COMM: enum mpi_comm_mode */
     unsigned sm_node;           /* the management entity's node (MPI_NC_SM_NODE) */
+    unsigned pool_size;         /* Pool: groups per owner (MPI_NC_POOL) */
     uint32_t next_ctx;          /* lowest context id this process has not used */
     uint64_t t0_ns;             /* MPI_Wtime's origin */
     /* buffered sends */
@@ -288,12 +289,12 @@ void mpi_bcast_nic_release(MPI_Comm c);
  * MPI_Init), given back (collective: MPI_Comm_free) and every one left
  * (MPI_Finalize); what mpi_net.c's event loop hands over: a group packet,
  * a PKT_SWMC packet and the entity's answers. */
-enum mpi_comm_mode { COMM_P2P, COMM_BASIC, COMM_LAZY };
+enum mpi_comm_mode { COMM_P2P, COMM_BASIC, COMM_LAZY, COMM_POOL };
 void mpi_swmc_setup(MPI_Comm c);
 void mpi_swmc_release(MPI_Comm c);
 void mpi_swmc_finalize(void);
 void mpi_swmc_progress(void);
-void mpi_swmc_arrived(unsigned node, const uint8_t *data, size_t len);
+void mpi_swmc_arrived(unsigned node, uint32_t group, const uint8_t *data, size_t len);
 void mpi_swmc_control(int src_world, const struct mpi_hdr *h, const uint8_t *payload,
                       size_t len);
 void mpi_swmc_mg_event(const struct nc_event *ev);

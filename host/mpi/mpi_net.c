@@ -224,7 +224,7 @@ static void handle_event(const nc_event *ev)
     } else if (ev->type == NC_EVENT_RECV) {
         uint8_t *b = ev->ctx;
         if (ev->swgroup) {
-            mpi_swmc_arrived(ev->node, b, ev->len);
+            mpi_swmc_arrived(ev->node, ev->group, b, ev->len);
         } else if (ev->group) {
             mpi_bcast_nic_arrived(ev->group, b, ev->len);
         } else if (ev->len < sizeof(struct mpi_hdr)) {

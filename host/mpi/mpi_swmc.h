@@ -20,7 +20,8 @@ struct swmc_wire {
     uint32_t off, total;        /* DATA: where these bytes go, the broadcast's length */
     uint32_t flags;             /* DATA: SWMC_ACK_ME, SWMC_RESENT */
 };
-enum { SWMC_PING = 1, SWMC_DATA = 2 };
+enum { SWMC_PING = 1, SWMC_DATA = 2,
+       SWMC_POOL_PING = 3 /* Pool: the owner's probe of a refill (seq its number) */ };
 /* DATA's flags: the root wants an acknowledgement as soon as the broadcast
  * is complete; these bytes come again by point-to-point (always answered,
  * even when the member has them). */
@@ -30,7 +31,9 @@ enum { SWMC_ACK_ME = 1, SWMC_RESENT = 2 };
  * every broadcast up to it complete there), sreq and rreq the offset and
  * total of a resent DATA, whose bytes follow). */
 enum { SWMC_PING_ACK = 1, SWMC_DATA_ACK = 2, SWMC_RESEND = 3,
-       SWMC_READY = 5 /* Lazy: rank 0 tells a member the test passed */ };
+       SWMC_READY = 5 /* Lazy: rank 0 tells a member the test passed */,
+       SWMC_POOL_ID = 6 /* Pool: an owner tells every process a refill's id (len) */,
+       SWMC_POOL_ACK = 7 /* Pool: a process answers a refill's probe (len the id) */ };
 /* The tag of a Lazy broadcast's tree messages (on the collective context):
  * its number in it, so that a member waiting on either path never takes
  * another broadcast's message. */
@@ -115,6 +118,11 @@ struct mpi_swmc {
  * mpi_swmc_mg_event), and a group packet's probe sent. */
 struct mpi_swmc *swmc_new(MPI_Comm c);
 int swmc_post(struct mg_wait *w, unsigned op, uint32_t group);
+/* The same for another node's join or leave (the entity takes it from any
+ * node; the answer comes here). */
+int swmc_post_for(struct mg_wait *w, unsigned op, uint32_t group, unsigned node);
+/* Requests posted and not answered yet (the NIC keeps NC_ABI_GRP_REQS). */
+unsigned swmc_outstanding(void);
 void swmc_cancel(struct mg_wait *w);
 void swmc_probe(struct mpi_swmc *s, uint32_t n);
 /* MPI_NC_DEBUG=1: what c's switch group is doing ("tested: ..."). */
@@ -131,6 +139,17 @@ void swmc_lazy_answer(struct mpi_swmc *s);
 void swmc_lazy_ready(struct mpi_swmc *s);
 void swmc_lazy_tick(struct mpi_swmc *s);
 void swmc_lazy_release(struct mpi_swmc *s);
+/* Pool (comm_swmc_pool.c): MPI_Init's fill of the slices, a constructor,
+ * the background work of every progress call, the controls and a
+ * refill's probe from its owner, MPI_Finalize's leaves. */
+void swmc_pool_fill(void);
+void swmc_pool_start(MPI_Comm c);
+void swmc_pool_tick(void);
+void swmc_pool_control(int src_world, int kind, uint32_t group);
+void swmc_pool_probed(unsigned owner, uint32_t group);
+void swmc_pool_finalize(void);
+/* The pool's groups stay within this many ids (comm_swmc_pool.c) */
+#define SWMC_POOL_IDS 512u
 /* The probes of the test (comm_swmc.c's decisions, shared). */
 #define SWMC_PROBE_NS 50000u
 #define SWMC_PROBES   400u

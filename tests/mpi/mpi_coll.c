@@ -21,6 +21,8 @@
  *   ibcast     Ibcast from every root, all outstanding at once and the
  *              program computing meanwhile, of 0 .. 70,000 ints (beyond one
  *              NIC multicast) and a vector type; then each again alone
+ *   subcycle   the same with communicators of every rank but the last
+ *              (MPI_Comm_split): the last rank is in none of them
  *   commtime   a communicator's creation time in virtual time (printed by
  *              rank 0) and a broadcast on it
  *   commcycle  1,100 communicators made and freed in turn (more than the
@@ -738,6 +740,21 @@ static void commcycle(void)
     }
 }
 
+static void subcycle(void)
+{
+    for (int k = 0; k < 1100; k++) {
+        MPI_Comm d;
+        int v = me == k % (np - 1) ? k * 3 + 1 : -1;
+
+        MPI_Comm_split(MPI_COMM_WORLD, me == np - 1 ? MPI_UNDEFINED : 0, me, &d);
+        if (d == MPI_COMM_NULL)
+            continue;
+        MPI_Bcast(&v, 1, MPI_INT, k % (np - 1), d);
+        MPI_Comm_free(&d);
+        CHECK(v == k * 3 + 1, "communicator %d: broadcast gave %d, want %d", k, v, k * 3 + 1);
+    }
+}
+
 /* How long a communicator's creation takes in virtual time (rank 0 says
  * it: "commtime: dup N us"), and a broadcast right after it is right. */
 static void commtime(void)
@@ -761,7 +778,7 @@ static const struct scenario scenarios[] = {
     { "allreduce", allreduce }, { "gather", gather }, { "scan", scan },
     { "biggather", biggather }, { "ibcast", ibcast }, { "iallgatherv", iallgatherv },
     { "opfree", opfree }, { "typefree", typefree }, { "commfree", commfree },
-    { "reqfree", reqfree }, { "commcycle", commcycle },
+    { "reqfree", reqfree }, { "commcycle", commcycle }, { "subcycle", subcycle },
     { "commtime", commtime }, { NULL, NULL },
 };
 

@@ -21,6 +21,10 @@
  *              members only (even and odd ranks at once, different tags,
  *              members whose lowest unused context ids differ);
  *              MPI_Comm_split_type (each rank shares memory with itself)
+ *   halves     communicators made at once by disjoint halves: MPI_Comm_split
+ *              into two, each half dups its half several times (their
+ *              context ids alike in both halves), then broadcasts on every
+ *              dup, each root's bytes its own: each member gets its root's
  *   idup       MPI 3.0's MPI_Comm_idup: two outstanding on one communicator
  *              with traffic on it before the wait, a third started while
  *              a member's Ssend waits for a receive posted after it;
@@ -611,11 +615,43 @@ static void mprobe(void)
     free(r2);
 }
 
+#define HALF_DUPS 4
+#define HALF_INTS 3000          /* 12 KB: a broadcast of several group packets */
+
+static void halves(void)
+{
+    MPI_Comm half, d[HALF_DUPS];
+    int side = me < np / 2, *v = malloc(sizeof(int) * HALF_INTS), hr, hs;
+
+    MPI_Comm_split(MPI_COMM_WORLD, side, me, &half);
+    MPI_Comm_rank(half, &hr);
+    MPI_Comm_size(half, &hs);
+    for (int k = 0; k < HALF_DUPS; k++)
+        MPI_Comm_dup(half, &d[k]);
+    for (int k = 0; k < HALF_DUPS; k++)
+        for (int root = 0; root < hs; root++) {
+            int bad = -1;
+
+            for (int i = 0; i < HALF_INTS; i++)
+                v[i] = hr == root ? side * 1000000 + k * 10000 + root * 100 + i % 97 : -1;
+            MPI_Bcast(v, HALF_INTS, MPI_INT, root, d[k]);
+            for (int i = 0; i < HALF_INTS && bad < 0; i++)
+                if (v[i] != side * 1000000 + k * 10000 + root * 100 + i % 97)
+                    bad = i;
+            CHECK(bad < 0, "half %d, dup %d, root %d: int %d is %d, want %d", side, k, root, bad,
+                  bad < 0 ? 0 : v[bad], side * 1000000 + k * 10000 + root * 100 + bad % 97);
+        }
+    for (int k = 0; k < HALF_DUPS; k++)
+        MPI_Comm_free(&d[k]);
+    MPI_Comm_free(&half);
+    free(v);
+}
+
 static const struct scenario scenarios[] = {
     { "order", order }, { "wildcard", wildcard }, { "truncate", truncate_ },
     { "zero", zero }, { "probe", probe }, { "sizes", sizes }, { "ssend", ssend },
     { "requests", requests }, { "bsend", bsend }, { "comms", comms },
-    { "comms3", comms3 }, { "idup", idup }, { "mprobe", mprobe }, { NULL, NULL },
+    { "comms3", comms3 }, { "halves", halves }, { "idup", idup }, { "mprobe", mprobe }, { NULL, NULL },
 };
 
 int main(int argc, char **argv)
