@@ -226,6 +226,7 @@ void swmc_bcast_ack(struct mpi_swmc *s, int src_world, uint32_t upto)
         if ((int32_t)(o->seq - s->cum[r]) > 0 && (int32_t)(o->seq - upto) <= 0)
             o->acks++;
     s->cum[r] = upto;
+    s->ack_ns = nc_host_now_ns();
 }
 
 /* The broadcast's bytes again, by point-to-point, to every member whose
@@ -278,12 +279,14 @@ void swmc_bcast_tick(struct mpi_swmc *s)
             out_free(o);
             continue;
         }
-        /* the time-out counts from when the packets left the queue: a
-         * window of large broadcasts waits there for the wire */
+        /* the time-out counts from when the packets left the queue (a
+         * window of large broadcasts waits there for the wire), and from
+         * the latest acknowledgement that said something new (a root of
+         * many members takes them slower than it sends) */
         if (!o->sent_ns && o->sent->complete)
             o->sent_ns = now;
         if (o->sent_ns && !o->resend && o->acks < (unsigned)s->comm->size - 1 &&
-            now - o->sent_ns >= SWMC_RTO_NS(o->n))
+            now - o->sent_ns >= SWMC_RTO_NS(o->n) && now - s->ack_ns >= SWMC_RTO_NS(o->n))
             resend(s, o);
         pp = &o->next;
     }

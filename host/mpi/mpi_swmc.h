@@ -107,6 +107,7 @@ struct mpi_swmc {
     unsigned n_out, since_flag;
     size_t out_bytes;
     uint32_t *cum;              /* as a root, per rank: its latest acknowledgement */
+    uint64_t ack_ns;            /* as a root: when the latest new one came */
     uint32_t *owed, *told;      /* per root rank: the last broadcast complete here
                                  * not yet acknowledged; the last number sent it */
     uint64_t owed_ns;           /* since when an acknowledgement is owed (0: none) */
