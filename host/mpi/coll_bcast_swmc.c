@@ -61,6 +61,12 @@
 #define SWMC_KEEP_BYTES (256u * 1024)
 #define SWMC_ACK_DELAY_NS 100000u
 
+/* The bytes of the fragment at off of a broadcast of n bytes. */
+static size_t frag_len(size_t n, size_t off)
+{
+    return n - off < SWMC_FRAG ? n - off : SWMC_FRAG;
+}
+
 static struct swmc_msg *find_msg(struct mpi_swmc *s, uint32_t seq)
 {
     for (struct swmc_msg *m = s->msgs; m; m = m->next)
@@ -248,7 +254,7 @@ static void resend(struct mpi_swmc *s, struct swmc_out *o)
 
             o->resend->frags_left++;
             mpi_net_send(c->group->world[i], &h, o->bytes + off,
-                         o->n - off < SWMC_FRAG ? o->n - off : SWMC_FRAG, o->resend);
+                         frag_len(o->n, off), o->resend);
         }
     }
     if (mpi_state.debug)
@@ -332,7 +338,7 @@ static void root_send(struct mpi_swmc *s, uint32_t seq, const uint8_t *bytes, si
     for (size_t off = 0; off < n; off += SWMC_FRAG) {
         w.off = (uint32_t)off;
         mpi_net_gsend(s->group, &w, sizeof w, o->bytes + off,
-                      n - off < SWMC_FRAG ? n - off : SWMC_FRAG, o->sent);
+                      frag_len(n, off), o->sent);
     }
     for (pp = &s->out; *pp; pp = &(*pp)->next)
         ;
