@@ -71,6 +71,17 @@
 #include "../ref/nicvm/nv_cost.c"
 #pragma clang attribute pop
 #endif
+/* The NIC-based reduction: the plug-in (for size: it runs once per
+ * segment) and ref/red's arithmetic unchanged, for speed (it runs once per
+ * element). On the hook, so not in the 1024-peer image; its slots are in
+ * the arena, so not in the 1 MB board's image either. */
+#if NC_FW_REDUCE
+#pragma clang attribute push(__attribute__((minsize)), apply_to = function)
+#include "coll/reduce.c"
+#pragma clang attribute pop
+#include "../ref/red/nc_red.c"
+#include "../ref/red/nc_sfp.c"
+#endif
 
 /* The collectives this image holds, in the order of their ids. */
 void mcp_plugins(void)
@@ -85,5 +96,8 @@ void mcp_plugins(void)
 #endif
 #if NC_FW_GROUP
     (void)mcp_register(&nc_swgroup);
+#endif
+#if NC_FW_REDUCE
+    (void)mcp_register(&nc_reduce);
 #endif
 }

@@ -22,17 +22,19 @@ FW_DIR   := $(BUILD)/firmware
 # includes them all: inlining across files, docs/firmware.md).
 FW_SRCS  := $(wildcard firmware/mcp/*.c) $(wildcard firmware/coll/*.c) \
             firmware/hal/hal.c ref/proto/nc_seq.c ref/proto/nc_barrec.c ref/proto/nc_mcack.c ref/proto/nc_mcgroup.c \
-            ref/nicvm/nv_verify.c ref/nicvm/nv_vm.c ref/nicvm/nv_env.c ref/nicvm/nv_cost.c
+            ref/nicvm/nv_verify.c ref/nicvm/nv_vm.c ref/nicvm/nv_env.c ref/nicvm/nv_cost.c \
+            ref/red/nc_red.c ref/red/nc_sfp.c
 FW_UNIT  := firmware/mcp_image.c
 FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/hal/hal.h \
             $(CONTRACT_HDRS) ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h ref/proto/nc_mcack.h ref/proto/nc_mcgroup.h \
-            ref/include/nc_config.h ref/include/nc_logic.h $(wildcard ref/nicvm/*.h)
+            ref/include/nc_config.h ref/include/nc_logic.h $(wildcard ref/nicvm/*.h) \
+            ref/red/nc_red.h ref/red/nc_sfp.h
 # -mcmodel=small: globals in 21-bit absolute addressing (one instruction
 # instead of a hi/lo pair, cheap enough to rematerialise: the backend
 # parks fewer address constants on the stack); all of the MCP's data lies
 # below 1 MiB (lanai-ld checks). mk/firmware.mk is a dependency: flags rebuild.
 # -O3 rather than -O2: 3-7% fewer instructions per barrier (mcp_profile).
-FW_CFLAGS := -O3 -mcmodel=small -Wall $(CONTRACT_INC) -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto -Iref/nicvm
+FW_CFLAGS := -O3 -mcmodel=small -Wall $(CONTRACT_INC) -Ifirmware/hal -Ifirmware/mcp -Ifirmware/coll -Iref/include -Iref/proto -Iref/nicvm -Iref/red
 FW_LDFLAGS := -Wl,--mem-size,2M
 # The firmware's mutants (tests/*/mutants/mcp_NAME.patch): each is built
 # from a patched copy of firmware/, ref/ and include/ into
@@ -59,16 +61,19 @@ $(FW_DIR)/mcp.img: $(FW_DEPS)
 	@mkdir -p $(@D)
 	$(BIN)/lanai-cc $(FW_CFLAGS) $(FW_UNIT) -o $(FW_DIR)/mcp.elf $(FW_LDFLAGS),--image,$@,--map,$(FW_DIR)/mcp.map
 
-# Without switch multicast (NC_FW_GROUP=0): its state lies above 1 MiB,
-# which a 1 MB board does not have (firmware/coll/group.c), and its code
+# Without switch multicast (NC_FW_GROUP=0) and the NIC reduction
+# (NC_FW_REDUCE=0): their state lies above 1 MiB, which a 1 MB board does
+# not have (firmware/coll/group.c, firmware/coll/reduce.c), and their code
 # would leave the LANai 9.0 link of this image no room for the stack.
 $(FW_DIR)/mcp_1m.img: $(FW_DEPS)
 	@mkdir -p $(@D)
-	$(BIN)/lanai-cc $(FW_CFLAGS) -DNC_FW_GROUP=0 $(FW_UNIT) -o $(FW_DIR)/mcp_1m.elf -Wl,--mem-size,1M,--image,$@
+	$(BIN)/lanai-cc $(FW_CFLAGS) -DNC_FW_GROUP=0 -DNC_FW_REDUCE=0 $(FW_UNIT) -o $(FW_DIR)/mcp_1m.elf -Wl,--mem-size,1M,--image,$@
 
+# Without the NIC reduction (NC_FW_REDUCE=0): the LANai 9.0's hazard nops
+# make the code long enough that its data would pass 1 MiB with it.
 $(FW_DIR)/mcp-lanai9.0.img: $(FW_DEPS)
 	@mkdir -p $(@D)
-	$(BIN)/lanai-cc $(FW_CFLAGS) -mcpu=lanai9.0 $(FW_UNIT) -o $(FW_DIR)/mcp-lanai9.0.elf \
+	$(BIN)/lanai-cc $(FW_CFLAGS) -mcpu=lanai9.0 -DNC_FW_REDUCE=0 $(FW_UNIT) -o $(FW_DIR)/mcp-lanai9.0.elf \
 	    $(FW_LDFLAGS),--image,$@
 
 # multicast's other order at inner members (store to the host, then

@@ -31,7 +31,7 @@
 # mk/firmware.mk.
 NCL_T    := $(BUILD)/tests/nicoll
 NCL_BAR_SRCS := host/lib/nc_barrier_spec.c host/lib/nc_group.c host/lib/nc_postal.c ref/tree/nc_sched.c ref/tree/nc_tree.c ref/tree/nc_kbin.c \
-                host/lib/nc_signal.c host/lib/nc_swmc.c
+                host/lib/nc_signal.c host/lib/nc_swmc.c host/lib/nc_reduce.c
 # NICVM's calls compile modules with ref/nicvm's compiler (docs/nicvm.md)
 NCL_NV_SRCS := host/lib/nc_nicvm.c ref/nicvm/nv_compile.c ref/nicvm/nv_verify.c ref/nicvm/nv_cost.c
 NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c host/lib/nc_hmcast.c $(NCL_BAR_SRCS) $(NCL_NV_SRCS)

@@ -13,7 +13,7 @@ MPI_SRCS := $(wildcard host/mpi/*.c)
 MPI_HDRS := $(wildcard host/mpi/*.h)
 # the proved cores libmpi uses: application-bypass reduction's queues
 MPI_REF_SRCS := ref/proto/nc_abred.c
-MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC $(FILE_PREFIX_MAP) -Ihost/mpi $(NCL_INC) -Iref/proto
+MPI_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -fPIC $(FILE_PREFIX_MAP) -Ihost/mpi $(NCL_INC) -Iref/proto -Iref/red
 MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # The library's mutants for the suite's negative controls
 # (tests/mpi/mutants/mpi_NAME.patch, each applied to a copy of host/mpi):
@@ -75,7 +75,7 @@ $(BIN)/lanai-mpirun: host/tools/lanai-mpirun $(NC_VERSION_H)
 # libmpi, position-independent: lanai-mpicc links it and libnicoll-emu.a
 # (also -fPIC) into each program's shared object, so every node's private
 # copy of the program has its own copy of both libraries' state.
-MPI_LIB_DEPS := $(MPI_SRCS) $(MPI_HDRS) $(MPI_REF_SRCS) ref/proto/nc_abred.h host/lib/nicoll.h include/nicoll/hostif.h mk/mpi.mk \
+MPI_LIB_DEPS := $(MPI_SRCS) $(MPI_HDRS) $(MPI_REF_SRCS) ref/proto/nc_abred.h ref/red/nc_red.h host/lib/nicoll.h include/nicoll/hostif.h mk/mpi.mk \
                 $(BUILD)/lib/libnicoll-emu.a
 $(MPI_LIB): $(MPI_LIB_DEPS)
 	@mkdir -p $(BUILD)/lib/mpi-emu

@@ -45,6 +45,9 @@
  *  - NC_FW_GROUP (NC_FW_HOOK): switch multicast (firmware/coll/group.c),
  *    which delivers with the hook's mcp_recv_take; left out with the others
  *    where the hook is.
+ *  - NC_FW_REDUCE (NC_FW_HOOK): the NIC-based reduction
+ *    (firmware/coll/reduce.c), which combines packets on the hook; its
+ *    slots and segments are in the arena.
  */
 #ifndef NC_FW_CONFIG_H
 #define NC_FW_CONFIG_H
@@ -64,8 +67,11 @@
 #ifndef NC_FW_GROUP
 #define NC_FW_GROUP NC_FW_HOOK
 #endif
-#if (NC_FW_SIGNAL || NC_FW_NICVM || NC_FW_GROUP) && !NC_FW_HOOK
-#error "host signals, NICVM and switch multicast use the receive path's hook (NC_FW_HOOK)"
+#ifndef NC_FW_REDUCE
+#define NC_FW_REDUCE NC_FW_HOOK
+#endif
+#if (NC_FW_SIGNAL || NC_FW_NICVM || NC_FW_GROUP || NC_FW_REDUCE) && !NC_FW_HOOK
+#error "host signals, NICVM, switch multicast and the NIC reduction use the receive path's hook (NC_FW_HOOK)"
 #endif
 
 #define NC_FW_MTU           4096u

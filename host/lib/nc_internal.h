@@ -30,4 +30,7 @@ void ncp_leave(void);
 /* p closes: its signals go (the NIC forgets them itself when it closes). */
 void ncp_signal_forget(nc_port *p);
 
+/* nc_reduce.c: an NC_EV_REDUCE event of cookie, as the caller gets it. */
+void ncp_reduce_event(nc_port *p, uint32_t cookie, nc_event *ev);
+
 #endif

@@ -619,6 +619,8 @@ static int take_event(nc_port *p, nc_event *ev, struct tok **tp)
         ev->node = nc_get_be32(e + 20);
         if (ev->mg_op == NC_MG_STATS)
             ev->len = ev->mg_status;
+    } else if (type == NC_EV_REDUCE) {
+        ncp_reduce_event(p, cookie, ev);
     } else if (type == NC_EV_BARRIER) {
         ev->ctx = p->bar_ctx;
         p->bar_busy = false;

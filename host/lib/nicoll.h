@@ -43,7 +43,8 @@ const char *nc_strerror(int err);
 enum nc_event_type { NC_EVENT_SENT = 1, NC_EVENT_RECV = 2, NC_EVENT_ERROR = 3,
                      NC_EVENT_BARRIER = 4 /* a NIC-based barrier completed */,
                      NC_EVENT_NICVM = 5 /* a NICVM send or delegation completed (nc_nicvm_send) */,
-                     NC_EVENT_MG = 6 /* the management entity's answer (nc_mg_create, ...) */ };
+                     NC_EVENT_MG = 6 /* the management entity's answer (nc_mg_create, ...) */,
+                     NC_EVENT_REDUCE = 7 /* this member's part of a NIC-based reduction is done */ };
 
 typedef struct nc_event {
     enum nc_event_type type;
@@ -299,6 +300,31 @@ int nc_barrier_wait(nc_port *p, const nc_barrier *b);
 enum nc_barrier_counter { NC_BARRIER_UNEXPECTED = 0, NC_BARRIER_RESENT = 1,
                           NC_BARRIER_REJECTED = 2 };
 unsigned nc_barrier_counter(const nc_port *p, enum nc_barrier_counter which);
+
+/* ---- NIC-based reduction (docs/reduction.md "NIC-based reduction") --------
+ * Every member of a tree starts its part with the same instance, op, type,
+ * count and all; its NIC combines its children's contributions with its
+ * own, in the order of children[], and sends the partial result to its
+ * parent, packet by packet. One NC_EVENT_REDUCE (ctx) per start, once this
+ * NIC's part is done: at the root, and at every member when all is set,
+ * buf then holds the result (len bytes, the host's order), valid until the
+ * port's next nc_reduce_start; elsewhere buf is NULL. Floating point is
+ * ordered: each combine is one IEEE-754 operation, child (op) running
+ * result with the child's value as the first operand, as libmpi's
+ * binomial reduction computes. At most NC_REDUCE_INFLIGHT in flight per
+ * port (NC_EAGAIN beyond); instances unique among them. */
+#define NC_REDUCE_INFLIGHT 8u
+typedef struct nc_reduce {
+    uint32_t instance;
+    unsigned op, type;          /* enum nc_red_op, enum nc_red_type (ref/red/nc_red.h) */
+    size_t count;               /* elements: count x size <= NC_RED_DATA_MAX */
+    bool all;                   /* an allreduce: every member gets the result */
+    bool root;                  /* no parent */
+    nc_member parent;
+    unsigned nchildren;         /* <= NC_RED_CHILDREN */
+    nc_member children[16];
+} nc_reduce;
+int nc_reduce_start(nc_port *p, const nc_reduce *r, const void *data, void *ctx);
 
 /* ---- NIC multicast (seed 000; docs/multicast.md) ----------------------------
  * A group is a tree of members, each a (node, port), whose table entries the

@@ -48,13 +48,20 @@ void coll_table_fill(MPI_Comm c)
         t->ibcast = coll_ibcast_binomial;
     }
 
-    /* Reduce: by application bypass with MPI_NC_REDUCE=bypass; each call
-     * that does not fit it (a user's op, a derived type, more than one
-     * packet) takes the binomial tree, which gives the same bits. */
-    t->reduce = mpi_state.reduce_bypass && c->size > 1 ? coll_reduce_bypass
-                                                       : coll_reduce_binomial;
+    /* Reduce: by application bypass with MPI_NC_REDUCE=bypass, on the NIC
+     * with MPI_NC_REDUCE=nic (Allreduce too); each call that does not fit
+     * (a user's op, a derived type, more data) takes the host's algorithm:
+     * the binomial tree, which gives the same bits, or for Allreduce
+     * recursive doubling. */
+    if (mpi_state.reduce_bypass && c->size > 1)
+        t->reduce = coll_reduce_bypass;
+    else if (mpi_state.reduce_nic && c->size > 1)
+        t->reduce = coll_reduce_nic;
+    else
+        t->reduce = coll_reduce_binomial;
     t->ireduce = coll_ireduce_binomial;
-    t->allreduce = coll_allreduce_recursive_doubling;
+    t->allreduce = mpi_state.reduce_nic && c->size > 1 ? coll_allreduce_nic
+                                                       : coll_allreduce_recursive_doubling;
     t->iallreduce = coll_iallreduce_reduce_bcast;
     t->gatherv = coll_gatherv_linear;
     t->igatherv = coll_igatherv_linear;

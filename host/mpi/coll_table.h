@@ -95,6 +95,14 @@ int coll_reduce_bypass(const void *sbuf, void *rbuf, int count, MPI_Datatype t, 
                        int root, MPI_Comm c);
 int coll_reduce_bypass_init(void);
 int coll_reduce_bypass_finalize(void);
+/* MPI_NC_REDUCE=nic (coll_reduce_nic.c): a call the NIC cannot take runs
+ * the host's algorithm */
+int coll_reduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op, int root,
+                    MPI_Comm c);
+int coll_allreduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
+                       MPI_Comm c);
+/* MPI_Finalize: with MPI_NC_REDUCE_STATS set, the calls taken each way */
+void coll_reduce_nic_report(void);
 int coll_ireduce_binomial(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
                           int root, MPI_Comm c, MPI_Request *req);
 

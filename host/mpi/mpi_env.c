@@ -158,20 +158,29 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         nc_host_exit(2);
     }
     parse_tree(getenv("MPI_NC_BCAST_TREE"));
-    /* MPI_NC_REDUCE: nic names the NIC-based reduction, which this
-     * library does not have: refused rather than silently replaced, so
-     * that a measurement never reports the host's numbers as the NIC's */
     s = getenv("MPI_NC_REDUCE");
+    mpi_state.reduce_bypass = mpi_state.reduce_nic = 0;
     if (!s || !strcmp(s, "host"))
-        mpi_state.reduce_bypass = 0;
+        ;
     else if (!strcmp(s, "bypass"))
         mpi_state.reduce_bypass = 1;
-    else if (!strcmp(s, "nic")) {
-        nc_host_printf("libmpi: MPI_NC_REDUCE='nic': the NIC-based reduction is not in this "
-                       "library; use 'host' or 'bypass'\n");
-        nc_host_exit(2);
-    } else {
+    else if (!strcmp(s, "nic"))
+        mpi_state.reduce_nic = 1;
+    else {
         nc_host_printf("libmpi: MPI_NC_REDUCE='%s' is not 'host', 'bypass' or 'nic'\n", s);
+        nc_host_exit(2);
+    }
+    /* MPI_NC_REDUCE_FP: exact names the NIC's exact accumulation, which
+     * the firmware does not have yet: refused rather than silently
+     * replaced, so that a measurement never reports ordered numbers as
+     * the exact mode's */
+    s = getenv("MPI_NC_REDUCE_FP");
+    if (s && strcmp(s, "ordered")) {
+        if (!strcmp(s, "exact"))
+            nc_host_printf("libmpi: MPI_NC_REDUCE_FP='exact': the NIC's exact mode is not in "
+                           "this firmware yet; use 'ordered'\n");
+        else
+            nc_host_printf("libmpi: MPI_NC_REDUCE_FP='%s' is not 'ordered' or 'exact'\n", s);
         nc_host_exit(2);
     }
     mpi_state.debug = getenv("MPI_NC_DEBUG") && strcmp(getenv("MPI_NC_DEBUG"), "0");
@@ -241,6 +250,7 @@ int MPI_Finalize(void)
      * the dead member for ever */
     if ((rc = coll_reduce_bypass_finalize()))
         return rc;
+    coll_reduce_nic_report();
     MPI_Barrier(MPI_COMM_WORLD);
     mpi_swmc_finalize();
     mpi_net_finalize();

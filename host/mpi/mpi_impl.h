@@ -71,7 +71,7 @@ struct mpi_comm_s {
     MPI_Errhandler errh;
     bool predefined;
     uint32_t coll_seq;          /* collective calls so far (tags of non-blocking ones) */
-    uint32_t red_seq;           /* bypass MPI_Reduce calls so far (their instance ids) */
+    uint32_t red_seq;           /* bypass or NIC reductions so far (their instance ids) */
     /* per root: bit L of nic_on, a NIC group of tree class L (the postal
      * lambda, 0 for a fixed tree); of nic_pend, its agreement under way (an
      * MPI_Ibcast's); of nic_off, that class agreed on the
@@ -193,6 +193,7 @@ struct mpi_state {
     int bcast_nic;              /* MPI_Bcast on NIC multicast (MPI_NC_BCAST) */
     nc_tree_spec bcast_tree;    /* its groups' tree (MPI_NC_BCAST_TREE) */
     int reduce_bypass;          /* MPI_Reduce by application bypass (MPI_NC_REDUCE) */
+    int reduce_nic;             /* MPI_Reduce and MPI_Allreduce on the NIC (MPI_NC_REDUCE) */
     int debug;                  /* MPI_NC_DEBUG: say what a stalled wait waits for */
     int comm_mode;              /* MPI_NC_COMM: enum mpi_comm_mode */
     unsigned sm_node;           /* the management entity's node (MPI_NC_SM_NODE) */
@@ -264,6 +265,9 @@ void mpi_send_rndv_data(MPI_Request r);
 
 /* ---- collectives ------------------------------------------------------------------ */
 int mpi_barrier_nic(MPI_Comm comm);
+/* This rank's part of a NIC-based reduction, to its end (mpi_net.c):
+ * an nc_strerror code; out gets the result where one comes. */
+int mpi_reduce_nic(const nc_reduce *r, const void *data, void *out);
 /* The NIC broadcast's groups (coll_bcast_nic_groups.c): a member's share
  * of a multicast, from mpi_net.c's event loop. */
 void mpi_bcast_nic_arrived(uint32_t group, const uint8_t *data, size_t len);

@@ -370,6 +370,30 @@ void mpi_progress_wait(uint64_t *idle_since)
     mpi_compute_mark();
 }
 
+/* This rank's part of a NIC-based reduction (coll_reduce_nic.c): started,
+ * then waited for with libmpi's progress; the result (root, or every
+ * member of an allreduce) into out. */
+int mpi_reduce_nic(const nc_reduce *r, const void *data, void *out)
+{
+    int mine, rc;
+
+    if ((rc = nc_reduce_start(port, r, data, &mine)))
+        return rc;
+    for (;;) {
+        nc_event ev;
+        if (nc_poll(port, &ev)) {
+            if (ev.type == NC_EVENT_REDUCE && ev.ctx == &mine) {
+                if (ev.status == NC_OK && ev.buf && out)
+                    nc_host_memcpy(out, ev.buf, ev.len);
+                mpi_compute_mark();
+                return ev.status;
+            }
+            handle_event(&ev);
+        }
+        push_queue();
+    }
+}
+
 int mpi_barrier_nic(MPI_Comm comm)
 {
     nc_member *m = malloc(sizeof *m * (size_t)comm->size);

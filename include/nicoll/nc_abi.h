@@ -62,7 +62,8 @@
                                struct nc_cmd_signal, word 1 the operation: */
 #define NC_SIG_OP_SET   1u  /* struct nc_cmd_sig_set: the port's signals on or off */
 #define NC_SIG_OP_SEND  2u  /* struct nc_cmd_sig_send: a message that signals its receiver */
-#define NC_CMD_REDUCE   13u /* reserved: the NIC-based reduction */
+#define NC_CMD_REDUCE   13u /* NIC-based reduction (firmware/coll/reduce.c, docs/reduction.md):
+                               struct nc_cmd_reduce, a reduction block (struct nc_red_block) */
 #define NC_CMD_GROUP    14u /* switch multicast (firmware/coll/group.c, docs/fabric.md):
                                struct nc_cmd_group, word 1 the operation: */
 #define NC_GRP_OP_CREATE 1u /* struct nc_cmd_grp_mg: NC_PT_MG_CREATE to the entity */
@@ -106,6 +107,9 @@
 #define NC_EV_GRECV      7u /* a switch group's packet (NC_GRP_OP_SEND), delivered as a
                                RECV: status, cookie, len, src node, src port, word 7 the
                                group (0 is a group id here, so the type tells it apart) */
+#define NC_EV_REDUCE     8u /* this NIC's part of a NIC-based reduction is done (the result,
+                               where it goes, is in the block): status, cookie, len the
+                               block's bytes */
 /* Word 7 of an event: 0, or the group id of a multicast's RECV (at a member)
  * or SENT (at the root), of a switch group's GRECV, or of an NC_GRP_OP_SEND's
  * SENT. */
@@ -334,6 +338,43 @@ struct nc_cmd_sig_send {
 };
 #define NC_ABI_SIG_MAX 4096u    /* one packet (the firmware's MTU) */
 
+/* A NIC-based reduction (docs/reduction.md "NIC-based reduction"): the
+ * NIC fetches the block, combines its children's contributions with its
+ * own in the block's order and sends the partial result to its parent,
+ * segment by segment; the root (every member, for an allreduce) gets the
+ * result written back into the block's data, then NC_EV_REDUCE. The
+ * instance names the reduction among the port's: the same at every member,
+ * never two in flight at once on one port. */
+struct nc_cmd_reduce {
+    uint32_t op;            /* NC_CMD_REDUCE */
+    uint32_t bus_hi;        /* the block (struct nc_red_block, then the data) */
+    uint32_t bus_lo;
+    uint32_t len;           /* NC_RED_HDR_BYTES + the data's bytes */
+    uint32_t cookie;
+    uint32_t instance;      /* the block's instance, again */
+    uint32_t pad[2];
+};
+
+/* The block in host memory, big-endian words, then the data: count
+ * elements in the NIC's order (big-endian; a 64-bit element as a
+ * big-endian 64-bit value). op and type are ref/red's enum nc_red_op and
+ * enum nc_red_type (ref/red/nc_red.h). */
+#define NC_RED_CHILDREN  16u    /* a binomial tree of 65,536 members */
+#define NC_RED_SEG       4096u  /* the data goes in segments of one packet (NC_FW_MTU) */
+#define NC_RED_DATA_MAX  32768u /* 8 segments: 4,096 doubles */
+#define NC_RED_ALL       0x10000u   /* op_type: an allreduce (every member gets the result) */
+#define NC_RED_OP_TYPE(op, type, all) ((uint32_t)(op) << 8 | (type) | ((all) ? NC_RED_ALL : 0u))
+struct nc_red_block {
+    uint32_t instance;      /* as the command's */
+    uint32_t op_type;       /* NC_RED_OP_TYPE */
+    uint32_t count;         /* elements, >= 1 */
+    uint32_t parent;        /* NC_MC_MEMBER, or NC_MC_ROOT */
+    uint32_t nchildren;     /* 0 .. NC_RED_CHILDREN */
+    uint32_t child[NC_RED_CHILDREN];  /* NC_MC_MEMBER each, in the order they combine */
+    uint32_t pad[3];
+};
+#define NC_RED_HDR_BYTES 96u
+
 /* Switch multicast (firmware/coll/group.c; docs/fabric.md "Switch
  * multicast", "The management entity"): word 1 the operation NC_GRP_OP_*.
  * A request goes to the entity's node over the unicast route as an
@@ -513,6 +554,7 @@ union nc_cmd {
     struct nc_cmd_signal signal;
     struct nc_cmd_sig_set sig_set;
     struct nc_cmd_sig_send sig_send;
+    struct nc_cmd_reduce reduce;
     struct nc_cmd_nicvm nicvm;
     struct nc_cmd_nv_add nv_add;
     struct nc_cmd_nv_purge nv_purge;
@@ -696,6 +738,17 @@ NC_CMD_AT(sig_send, dst, 5);
 NC_CMD_AT(sig_send, cookie, 6);
 NC_CMD_AT(sig_send, pad, 7);
 _Static_assert(sizeof(struct nc_cmd_sig_send) == 4u * NC_CMD_WORDS, "nc_cmd_sig_send: one slot");
+NC_CMD_AT(reduce, op, 0);
+NC_CMD_AT(reduce, bus_hi, 1);
+NC_CMD_AT(reduce, bus_lo, 2);
+NC_CMD_AT(reduce, len, 3);
+NC_CMD_AT(reduce, cookie, 4);
+NC_CMD_AT(reduce, instance, 5);
+NC_CMD_AT(reduce, pad, 6);
+_Static_assert(sizeof(struct nc_cmd_reduce) == 4u * NC_CMD_WORDS, "nc_cmd_reduce: one slot");
+_Static_assert(sizeof(struct nc_red_block) == NC_RED_HDR_BYTES, "the reduction block's header");
+_Static_assert(NC_RED_DATA_MAX % NC_RED_SEG == 0 && NC_RED_DATA_MAX / NC_RED_SEG <= 255u,
+               "whole segments, numbered in a byte");
 NC_CMD_AT(nicvm, op, 0);
 NC_CMD_AT(nicvm, nv_op, 1);
 NC_CMD_AT(nicvm, name, 2);

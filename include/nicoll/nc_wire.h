@@ -56,6 +56,16 @@
  * port has signals on. Types 0x0A28..0x0A2F belong to reduction. */
 #define NC_PT_SIG        0x0A28u
 
+/* NIC-based reduction (firmware/coll/reduce.c, docs/reduction.md "NIC-based
+ * reduction"), in the connection's sequence like DATA, one packet each:
+ * RED_UP a child's partial result for one segment to its parent, RED_DOWN
+ * an allreduce's result for one segment from a parent to its child;
+ * pad2[0] the reduction's instance, pad2[1] the segment in its low byte
+ * (the sender's own bits above it), the payload the segment's elements in
+ * the NIC's order. */
+#define NC_PT_RED_UP     0x0A29u
+#define NC_PT_RED_DOWN   0x0A2Au
+
 /* Switch multicast (firmware/coll/group.c, docs/fabric.md "Switch
  * multicast"): types 0x0A30..0x0A3F are the fabric's management packets
  * (nc_mgmt.h), which the MCP sends and takes too. GRP_DATA is one packet

@@ -18,6 +18,7 @@
  */
 #define NC_FW_SIGNAL 0
 #define NC_FW_NICVM 0
+#define NC_FW_REDUCE 0
 void mcp_plugins_(void);
 #define mcp_plugins(arg) mcp_plugins_##arg(arg)
 #include "mcp_image.c"

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * NIC-based reduction (reduce.h; docs/reduction.md "NIC-based reduction").
+ *
+ * The host posts NC_CMD_REDUCE with a block (struct nc_red_block): this
+ * member's parent and children in the tree, in the order their
+ * contributions combine, and its own data in the NIC's order. The NIC
+ * fetches the header, then the data segment by segment (NC_RED_SEG bytes,
+ * one packet each), and for each segment independently:
+ *   acc = own; for each child c in order: acc = c (op) acc
+ * with ref/red's nc_red_combine, the child's data as the host's inout
+ * operand (host/mpi/coll_reduce_binomial.c: NaN payloads, signed zeros and
+ * ties come out as the host's). A complete segment goes up to the parent
+ * (NC_PT_RED_UP, from the slot's data: mcp_send_data); at the root it is
+ * the result. For an allreduce the root sends each result segment down to
+ * its children (NC_PT_RED_DOWN), and every member forwards it to its own
+ * and writes it into its block. Segments are independent, so a long vector
+ * is pipelined packet by packet up and down the tree.
+ *
+ * A child's segment that arrives in its turn is combined straight from its
+ * rx buffer. One that arrives early (before this host posted the
+ * reduction: a slot of the instance is opened for it) or out of turn is
+ * copied into a chunk and combined when its turn comes. With no chunk or
+ * slot free the packet is refused, and the child's NIC sends it again
+ * (the connection's flow control): never lost, never combined twice. A
+ * down segment that comes before this NIC's own up segment was
+ * acknowledged is refused too, since that send may still read the slot's
+ * data the result would overwrite.
+ *
+ * The slot ends, with NC_EV_REDUCE to its port, when every segment went up
+ * and was acknowledged (non-root), and, at the root and in an allreduce,
+ * every result segment is in host memory and its down sends acknowledged.
+ * A send that fails (the send time-out of a dead parent or child) ends it
+ * with that status once nothing is in flight: an error, never a wrong
+ * result. A member that waits for a dead child waits until its host gives
+ * up (the host library's concern).
+ */
+#include "mcp_plugin.h"
+#include "mcp_port.h"
+#include "reduce.h"
+#include "nc_red.h"
+
+#define RED_UP   (NC_PT_RED_UP & 0xFFu)
+#define RED_DOWN (NC_PT_RED_DOWN & 0xFFu)
+#define RED_SLOTS  8u           /* reductions in flight at one NIC, early ones included */
+#define RED_EARLY  (RED_SLOTS - 2u)     /* slots opened by early packets: the rest stay for
+                                           the host's own commands, so that children running
+                                           ahead on one communicator never starve a reduction
+                                           this host posts on another */
+#define RED_CHUNKS 16u          /* segments held early or out of turn */
+#define RED_SEGS   (NC_RED_DATA_MAX / NC_RED_SEG)
+
+enum { RS_FREE, RS_EARLY, RS_FETCH, RS_RUN };
+
+struct red_seg {
+    uint8_t own;                /* own data fetched */
+    uint8_t next;               /* children combined */
+    uint8_t up;                 /* 0 not sent, 1 sent, 2 acknowledged (or failed) */
+    uint8_t res;                /* the result is in the slot (root: complete; else: came down) */
+    uint8_t stored;             /* 0, 1 being written into the block, 2 written */
+    uint8_t pad[3];
+};
+
+struct red_slot {
+    uint32_t state, port, gen, instance, cookie, status;
+    uint32_t hi, lo, len;       /* the block in host memory */
+    uint32_t op, type, all, count, nseg;
+    uint32_t pending;           /* fetches, sends and stores in flight */
+    uint32_t chunks;            /* chunks held for it */
+    struct red_seg seg[RED_SEGS];
+    struct nc_red_block hdr __attribute__((aligned(8)));
+    uint32_t data[NC_RED_DATA_MAX / 4] __attribute__((aligned(8)));
+};
+
+struct red_chunk {
+    uint32_t used, slot, seg, from, len;
+    uint32_t data[NC_RED_SEG / 4] __attribute__((aligned(8)));
+};
+
+static struct red_slot *red_slot;     /* RED_SLOTS, in the arena */
+static struct red_chunk *red_chunk;   /* RED_CHUNKS */
+
+/* Why packets were refused or dropped (for a debugger or mcp_profile). */
+static struct {
+    uint32_t refused_early, refused_down, malformed;
+} red_ctr;
+
+static void red_init(void)
+{
+    red_slot = mcp_sram(RED_SLOTS * sizeof *red_slot);
+    red_chunk = red_slot ? mcp_sram(RED_CHUNKS * sizeof *red_chunk) : 0;
+    if (!red_chunk)
+        red_slot = 0;
+}
+
+static uint32_t seg_bytes(const struct red_slot *s, uint32_t k)
+{
+    uint32_t bytes = s->len - NC_RED_HDR_BYTES, off = k * NC_RED_SEG;
+
+    return bytes - off < NC_RED_SEG ? bytes - off : NC_RED_SEG;
+}
+
+static void copy_words(uint32_t *to, const uint32_t *from, uint32_t words)
+{
+    for (uint32_t i = 0; i < words; i++)
+        to[i] = from[i];
+}
+
+static uint32_t slot_index(const struct red_slot *s)
+{
+    return (uint32_t)(s - red_slot);
+}
+
+static void chunks_free(uint32_t si)
+{
+    for (uint32_t i = 0; i < RED_CHUNKS; i++)
+        if (red_chunk[i].used && red_chunk[i].slot == si)
+            red_chunk[i].used = 0;
+    red_slot[si].chunks = 0;
+}
+
+/* The slot is done when nothing is in flight and every segment went where
+ * it goes (or a failure ended it): the port's event, the slot free. */
+static void red_try_end(struct red_slot *s)
+{
+    if (s->state != RS_RUN && !(s->state == RS_FETCH && s->status))
+        return;
+    if (s->pending)
+        return;
+    if (!s->status)
+        for (uint32_t k = 0; k < s->nseg; k++) {
+            const struct red_seg *g = &s->seg[k];
+
+            if (s->hdr.parent != NC_MC_ROOT && g->up != 2)
+                return;
+            if ((s->hdr.parent == NC_MC_ROOT || s->all) && g->stored != 2)
+                return;
+        }
+    port_event(s->port, s->gen, NC_EV_REDUCE, s->status, s->cookie, s->len, 0, 0);
+    chunks_free(slot_index(s));
+    s->state = RS_FREE;
+}
+
+static void red_fail(struct red_slot *s, uint32_t status)
+{
+    if (!s->status)
+        s->status = status;
+    red_try_end(s);
+}
+
+/* acc = in (op) acc for segment k: integers commute bit for bit, so they
+ * combine in place; floats keep the host's operand roles (the child's data
+ * is inout) and the result is copied back. */
+static void red_combine(struct red_slot *s, uint32_t k, uint32_t *in)
+{
+    uint32_t *acc = s->data + k * (NC_RED_SEG / 4), words = seg_bytes(s, k) / 4;
+    uint32_t n = words / nc_red_elem_words(s->type);
+
+    if (s->type == NC_RED_F32 || s->type == NC_RED_F64) {
+        (void)nc_red_combine(s->op, s->type, in, acc, n);
+        copy_words(acc, in, words);
+    } else {
+        (void)nc_red_combine(s->op, s->type, acc, in, n);
+    }
+}
+
+static void red_up_sent(uint16_t tok, uint32_t status);
+static void red_down_sent(uint16_t tok, uint32_t status);
+static void red_stored(uint32_t port, uint32_t gen, uint16_t arg, bool last, bool ok);
+
+static bool red_send(struct red_slot *s, uint32_t k, uint32_t to, uint8_t type,
+                     stoken_done_fn done)
+{
+    if (mcp_send_data(s->port, to >> 8, to & 0xFFu, type, s->instance,
+                      slot_index(s) << 8 | k, s->data + k * (NC_RED_SEG / 4), seg_bytes(s, k),
+                      done) < 0) {
+        red_fail(s, NC_ST_ENORES);
+        return false;
+    }
+    s->pending++;
+    return true;
+}
+
+/* Segment k's result is in the slot: down to the children (allreduce),
+ * into the block. */
+static void red_result(struct red_slot *s, uint32_t k)
+{
+    uint32_t off = NC_RED_HDR_BYTES + k * NC_RED_SEG, lo = s->lo + off;
+
+    s->seg[k].res = 1;
+    if (s->all)
+        for (uint32_t c = 0; c < s->hdr.nchildren; c++)
+            if (!red_send(s, k, s->hdr.child[c], RED_DOWN, red_down_sent))
+                return;
+    s->seg[k].stored = 1;
+    s->pending++;
+    mcp_store_cb(red_stored, s->port, s->gen, (uint16_t)(slot_index(s) << 8 | k),
+                 s->data + k * (NC_RED_SEG / 4), s->hi + (lo < s->lo), lo, seg_bytes(s, k));
+}
+
+/* Combine what segment k can in order; once complete, up (or the result). */
+static void red_advance(struct red_slot *s, uint32_t k)
+{
+    struct red_seg *g = &s->seg[k];
+    uint32_t si = slot_index(s);
+
+    if (s->state != RS_RUN || s->status || !g->own || g->up || g->res)
+        return;
+    while (g->next < s->hdr.nchildren) {
+        uint32_t from = s->hdr.child[g->next], i = 0;
+
+        while (i < RED_CHUNKS && !(red_chunk[i].used && red_chunk[i].slot == si &&
+                                   red_chunk[i].seg == k && red_chunk[i].from == from))
+            i++;
+        if (i == RED_CHUNKS)
+            return;
+        red_combine(s, k, red_chunk[i].data);
+        red_chunk[i].used = 0;
+        s->chunks--;
+        g->next++;
+    }
+    if (s->hdr.parent == NC_MC_ROOT) {
+        red_result(s, k);
+    } else if (red_send(s, k, s->hdr.parent, RED_UP, red_up_sent)) {
+        g->up = 1;
+    }
+}
+
+static struct red_slot *slot_of_tok(uint16_t tok)
+{
+    return &red_slot[(stok[tok].cookie >> 8) % RED_SLOTS];
+}
+
+static void red_up_sent(uint16_t tok, uint32_t status)
+{
+    struct red_slot *s = slot_of_tok(tok);
+    uint32_t k = stok[tok].cookie & 0xFFu;
+
+    mcp_release(tok);
+    s->seg[k].up = 2;
+    s->pending--;
+    if (status)
+        red_fail(s, status);
+    else
+        red_try_end(s);
+}
+
+static void red_down_sent(uint16_t tok, uint32_t status)
+{
+    struct red_slot *s = slot_of_tok(tok);
+
+    mcp_release(tok);
+    s->pending--;
+    if (status)
+        red_fail(s, status);
+    else
+        red_try_end(s);
+}
+
+static void red_stored(uint32_t port, uint32_t gen, uint16_t arg, bool last, bool ok)
+{
+    struct red_slot *s = &red_slot[(arg >> 8) % RED_SLOTS];
+
+    (void)port, (void)gen, (void)last;
+    s->seg[arg & 0xFFu].stored = 2;
+    s->pending--;
+    if (!ok)
+        red_fail(s, NC_ST_EFAULT);
+    else
+        red_try_end(s);
+}
+
+static void red_seg_fetched(uint32_t port, uint32_t gen, uint16_t arg, bool last, bool ok)
+{
+    struct red_slot *s = &red_slot[(arg >> 8) % RED_SLOTS];
+
+    (void)port, (void)gen, (void)last;
+    s->pending--;
+    if (!ok || s->status) {
+        red_fail(s, NC_ST_EFAULT);
+        return;
+    }
+    s->seg[arg & 0xFFu].own = 1;
+    red_advance(s, arg & 0xFFu);
+    red_try_end(s);
+}
+
+static bool is_child(const struct red_slot *s, uint32_t from)
+{
+    for (uint32_t c = 0; c < s->hdr.nchildren; c++)
+        if (s->hdr.child[c] == from)
+            return true;
+    return false;
+}
+
+static bool member_ok(uint32_t m)
+{
+    return (m >> 8) < n_nodes && (m & 0xFFu) < NC_ABI_PORTS;
+}
+
+/* The header is in: check it against the command, then fetch the data. */
+static void red_hdr_fetched(uint32_t port, uint32_t gen, uint16_t si, bool last, bool ok)
+{
+    struct red_slot *s = &red_slot[si % RED_SLOTS];
+    const struct nc_red_block *h = &s->hdr;
+    uint32_t op = h->op_type >> 8 & 0xFFu, type = h->op_type & 0xFFu, bytes, ew;
+
+    (void)port, (void)gen, (void)last;
+    s->pending--;
+    if (!ok || s->status) {
+        red_fail(s, NC_ST_EFAULT);      /* a status set before stays the one reported */
+        return;
+    }
+    ew = nc_red_elem_words(type);
+    bytes = s->len - NC_RED_HDR_BYTES;
+    if (h->instance != s->instance || (h->op_type & ~(NC_RED_ALL | 0xFFFFu)) ||
+        !nc_red_valid(op, type) || !h->count || h->count > NC_RED_DATA_MAX ||
+        h->count * 4u * ew != bytes || h->nchildren > NC_RED_CHILDREN ||
+        (h->parent != NC_MC_ROOT && !member_ok(h->parent))) {
+        red_fail(s, NC_ST_EINVAL);
+        return;
+    }
+    for (uint32_t c = 0; c < h->nchildren; c++)
+        if (!member_ok(h->child[c])) {
+            red_fail(s, NC_ST_EINVAL);
+            return;
+        }
+    s->op = op;
+    s->type = type;
+    s->all = (h->op_type & NC_RED_ALL) != 0;
+    s->count = h->count;
+    s->nseg = (bytes + NC_RED_SEG - 1) / NC_RED_SEG;
+    /* what came early from anyone but a child, or does not fit, goes */
+    for (uint32_t i = 0; i < RED_CHUNKS; i++)
+        if (red_chunk[i].used && red_chunk[i].slot == si &&
+            (!is_child(s, red_chunk[i].from) || red_chunk[i].seg >= s->nseg ||
+             red_chunk[i].len != seg_bytes(s, red_chunk[i].seg))) {
+            red_chunk[i].used = 0;
+            s->chunks--;
+            red_ctr.malformed++;
+        }
+    s->state = RS_RUN;
+    for (uint32_t k = 0; k < s->nseg; k++) {
+        uint32_t off = NC_RED_HDR_BYTES + k * NC_RED_SEG, lo = s->lo + off;
+
+        if (!mcp_fetch(red_seg_fetched, s->port, s->gen, (uint16_t)(si << 8 | k),
+                       s->data + k * (NC_RED_SEG / 4), s->hi + (lo < s->lo), lo,
+                       seg_bytes(s, k))) {
+            red_fail(s, NC_ST_ENORES);
+            return;
+        }
+        s->pending++;
+    }
+}
+
+static struct red_slot *slot_find(uint32_t port, uint32_t instance)
+{
+    if (!red_slot)
+        return 0;
+    for (uint32_t i = 0; i < RED_SLOTS; i++)
+        if (red_slot[i].state != RS_FREE && red_slot[i].port == port &&
+            red_slot[i].gen == port_gen(port) && red_slot[i].instance == instance)
+            return &red_slot[i];
+    return 0;
+}
+
+static struct red_slot *slot_new(uint32_t port, uint32_t instance, uint32_t state)
+{
+    uint32_t early = 0;
+
+    if (!red_slot)
+        return 0;
+    for (uint32_t i = 0; i < RED_SLOTS; i++)
+        early += red_slot[i].state == RS_EARLY;
+    if (state == RS_EARLY && early >= RED_EARLY)
+        return 0;
+    for (uint32_t i = 0; i < RED_SLOTS; i++)
+        if (red_slot[i].state == RS_FREE) {
+            struct red_slot *s = &red_slot[i];
+
+            /* field by field: a compound literal would zero 32 KB of data */
+            s->state = state;
+            s->port = port;
+            s->gen = port_gen(port);
+            s->instance = instance;
+            s->status = s->pending = s->chunks = 0;
+            s->cookie = s->hi = s->lo = s->len = s->nseg = 0;
+            for (uint32_t k = 0; k < RED_SEGS; k++)
+                s->seg[k] = (struct red_seg){ 0 };
+            return s;
+        }
+    return 0;
+}
+
+static void red_command(uint32_t port, const union nc_cmd *c)
+{
+    const struct nc_cmd_reduce *r = &c->reduce;
+    struct red_slot *s;
+
+    if (!red_slot) {
+        port_event(port, port_gen(port), NC_EV_REDUCE, NC_ST_ENORES, r->cookie, r->len, 0, 0);
+        return;
+    }
+    if (r->len <= NC_RED_HDR_BYTES || r->len > NC_RED_HDR_BYTES + NC_RED_DATA_MAX ||
+        !port_mem_ok(port, r->bus_hi, r->bus_lo, r->len)) {
+        port_event(port, port_gen(port), NC_EV_REDUCE,
+                   r->len > NC_RED_HDR_BYTES && r->len <= NC_RED_HDR_BYTES + NC_RED_DATA_MAX ?
+                   NC_ST_EFAULT : NC_ST_EINVAL, r->cookie, r->len, 0, 0);
+        return;
+    }
+    s = slot_find(port, r->instance);
+    if (s && s->state != RS_EARLY) {
+        port_event(port, port_gen(port), NC_EV_REDUCE, NC_ST_EBUSY, r->cookie, r->len, 0, 0);
+        return;
+    }
+    if (!s && !(s = slot_new(port, r->instance, RS_FETCH))) {
+        port_event(port, port_gen(port), NC_EV_REDUCE, NC_ST_ENORES, r->cookie, r->len, 0, 0);
+        return;
+    }
+    s->state = RS_FETCH;
+    s->cookie = r->cookie;
+    s->hi = r->bus_hi;
+    s->lo = r->bus_lo;
+    s->len = r->len;
+    if (!mcp_fetch(red_hdr_fetched, port, s->gen, (uint16_t)slot_index(s), &s->hdr, r->bus_hi,
+                   r->bus_lo, NC_RED_HDR_BYTES)) {
+        red_fail(s, NC_ST_ENORES);
+        return;
+    }
+    s->pending++;
+}
+
+/* A child's segment (UP) or a parent's result (DOWN), before the
+ * connection takes it. */
+static enum mcp_rx_verdict red_data(uint32_t src, const struct nc_pkt *h, uint16_t b)
+{
+    uint32_t pi = h->dst_port, k = h->pad2[1] & 0xFFu, from = NC_MC_MEMBER(src, h->src_port);
+    uint32_t *payload = (uint32_t *)((uint8_t *)h + NC_PKT_HDR);
+    struct red_slot *s;
+    struct red_seg *g;
+
+    (void)b;
+    if (pi >= NC_ABI_PORTS || !port_is_open(pi) || !red_slot || k >= RED_SEGS ||
+        !h->len || h->len > NC_RED_SEG || h->len % 4u) {
+        red_ctr.malformed++;
+        return MCP_RX_DONE;
+    }
+    s = slot_find(pi, h->pad2[0]);
+    if (s && s->status)
+        return MCP_RX_DONE;                 /* it ends with an error: nothing more to combine */
+    if ((h->type & 0xFFu) == RED_DOWN) {
+        if (!s || s->state != RS_RUN || !s->all || from != s->hdr.parent || k >= s->nseg ||
+            h->len != seg_bytes(s, k) || s->seg[k].res) {
+            red_ctr.malformed++;
+            return MCP_RX_DONE;
+        }
+        if (s->seg[k].up != 2) {
+            red_ctr.refused_down++;
+            return MCP_RX_REFUSE;
+        }
+        copy_words(s->data + k * (NC_RED_SEG / 4), payload, h->len / 4);
+        red_result(s, k);
+        red_try_end(s);
+        return MCP_RX_DONE;
+    }
+    if (s && s->state == RS_RUN) {
+        g = &s->seg[k];
+        if (k >= s->nseg || h->len != seg_bytes(s, k) || !is_child(s, from) || g->up || g->res) {
+            red_ctr.malformed++;
+            return MCP_RX_DONE;
+        }
+        if (g->own && g->next < s->hdr.nchildren && s->hdr.child[g->next] == from) {
+            red_combine(s, k, payload);     /* in its turn: from the rx buffer */
+            g->next++;
+            red_advance(s, k);
+            red_try_end(s);
+            return MCP_RX_DONE;
+        }
+    }
+    {
+        uint32_t i = 0;
+        bool opened = false;
+
+        while (i < RED_CHUNKS && red_chunk[i].used)
+            i++;
+        if (i == RED_CHUNKS || (!s && !(opened = true, s = slot_new(pi, h->pad2[0], RS_EARLY)))) {
+            red_ctr.refused_early++;
+            return MCP_RX_REFUSE;
+        }
+        (void)opened;
+        red_chunk[i].used = 1;
+        red_chunk[i].slot = slot_index(s);
+        red_chunk[i].seg = k;
+        red_chunk[i].from = from;
+        red_chunk[i].len = h->len;
+        copy_words(red_chunk[i].data, payload, h->len / 4);
+        s->chunks++;
+        if (s->state == RS_RUN)
+            red_advance(s, k);
+        return MCP_RX_DONE;
+    }
+}
+
+/* A port's process went: its slots end (what is in flight completes into
+ * the old generation, which the core drops). */
+static void red_port_closed(uint32_t pi)
+{
+    if (!red_slot)
+        return;
+    for (uint32_t i = 0; i < RED_SLOTS; i++) {
+        struct red_slot *s = &red_slot[i];
+
+        if (s->state == RS_FREE || s->port != pi)
+            continue;
+        if (s->state == RS_EARLY || !s->pending) {
+            chunks_free(i);
+            s->state = RS_FREE;
+        } else if (!s->status) {
+            s->status = NC_ST_ECLOSED;
+        }
+    }
+}
+
+const struct mcp_coll nc_reduce = {
+    .cmd = NC_CMD_REDUCE,
+    .type_first = RED_UP, .type_last = RED_DOWN,
+    .init = red_init,
+    .command = red_command,
+    .port_closed = red_port_closed,
+    .data = red_data,
+};
