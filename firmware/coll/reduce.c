@@ -82,7 +82,7 @@ static struct red_chunk *red_chunk;   /* RED_CHUNKS */
 
 /* Why packets were refused or dropped (for a debugger or mcp_profile). */
 static struct {
-    uint32_t refused_early, refused_down, malformed;
+    uint32_t refused_early, refused_down, refused_closed, malformed;
 } red_ctr;
 
 static void red_init(void)
@@ -440,10 +440,17 @@ static enum mcp_rx_verdict red_data(uint32_t src, const struct nc_pkt *h, uint16
     struct red_seg *g;
 
     (void)b;
-    if (pi >= NC_ABI_PORTS || !port_is_open(pi) || !red_slot || k >= RED_SEGS ||
-        !h->len || h->len > NC_RED_SEG || h->len % 4u) {
+    if (pi >= NC_ABI_PORTS || !red_slot || k >= RED_SEGS || !h->len || h->len > NC_RED_SEG ||
+        h->len % 4u) {
         red_ctr.malformed++;
         return MCP_RX_DONE;
+    }
+    if (!port_is_open(pi)) {
+        /* its process is not there yet (a slow start): held back, as DATA
+         * for a port without receive buffers; one that never comes ends
+         * the sender's reduction in its send time-out */
+        red_ctr.refused_closed++;
+        return MCP_RX_REFUSE;
     }
     s = slot_find(pi, h->pad2[0]);
     if (s && s->status)

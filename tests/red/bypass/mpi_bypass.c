@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * MPI program of tests/red/bypass/suite (built with lanai-mpicc): MPI_Reduce
- * as a user calls it, run with MPI_NC_REDUCE=host and =bypass; the suite
- * compares the two runs' result lines ("H ..."), which must be identical:
- * application bypass gives the host algorithm's bits. Scenarios:
+ * MPI program of tests/red/bypass/suite and tests/red/nic/suite (built with
+ * lanai-mpicc): MPI_Reduce as a user calls it, run with MPI_NC_REDUCE=host
+ * and =bypass (or =nic); the suites compare the runs' result lines
+ * ("H ...", "A ...", "RB ..."), which must be identical: application
+ * bypass and the NIC give the host algorithm's bits. Scenarios:
  *
  *   ops    every predefined op on every predefined type (the combinations
  *          MPI_Reduce accepts), counts 1, 5 and 64 (or BYPASS_OPS_COUNTS)
@@ -22,6 +23,15 @@
  *          process 20 ms after it: the root must have its result within
  *          5 ms of virtual time (the internal processes' handlers forward
  *          the late contribution; without signals it waits 20 ms)
+ *   long   MPI_Reduce of 1,024 and 4,096 doubles and 8,192 ints (the NIC's
+ *          8 segments of 4 KB) and 4,097 doubles (past the NIC's 32 KB),
+ *          roots moving, the edge values of ops
+ *   allreduce  MPI_Allreduce ("A" lines) and MPI_Reduce to rank 0 then
+ *          MPI_Bcast ("RB" lines) of the same data: sum, min, max and the
+ *          bitwise ops, prod (which the NIC does not take), on 32- and
+ *          64-bit integers, float and double, counts 1, 5, 1,000 and 4,096
+ *          (one in place); every rank must get the same bits, which rank 0
+ *          prints (the NIC's allreduce is that reduction and broadcast)
  *   cpu    the thesis's CPU-time benchmark: 200 iterations of compute
  *          (seeded skew up to MAXSKEW us, default 1000) then MPI_Reduce of
  *          4 doubles; each rank prints the virtual time it did not
@@ -392,6 +402,114 @@ static void s_late(void)
         nc_host_compute_ns(20000000);
 }
 
+/* the edge values of ops into count elements of t (a float or double
+ * type, or an integer one) */
+static void fill_any(void *buf, MPI_Datatype t, int count)
+{
+    unsigned char *b = buf;
+
+    for (int i = 0; i < count; i++) {
+        if (t == MPI_DOUBLE) {
+            double d = fp_value();
+            memcpy(b + 8 * (size_t)i, &d, 8);
+        } else if (t == MPI_FLOAT) {
+            float f = (float)fp_value();
+            memcpy(b + 4 * (size_t)i, &f, 4);
+        } else if (t == MPI_INT || t == MPI_UNSIGNED) {
+            uint32_t v = (uint32_t)next();
+            memcpy(b + 4 * (size_t)i, &v, 4);
+        } else {
+            uint64_t v = next();
+            memcpy(b + 8 * (size_t)i, &v, 8);
+        }
+    }
+}
+
+static void s_long(void)
+{
+    static const struct { MPI_Datatype t; const char *name; int count; size_t size; } c[] = {
+        { MPI_DOUBLE, "double", 1024, 8 }, { MPI_DOUBLE, "double", 4096, 8 },
+        { MPI_INT, "int", 8192, 4 }, { MPI_DOUBLE, "double", 4097, 8 },
+    };
+
+    for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+        size_t bytes = c[k].size * (size_t)c[k].count;
+        unsigned char *in = malloc(bytes), *out = malloc(bytes);
+        int root = (int)(k * 3 % (unsigned)np);
+
+        reseed(8000 + k, (uint64_t)me);
+        fill_any(in, c[k].t, c[k].count);
+        CHECK(MPI_Reduce(in, out, c[k].count, c[k].t, k == 2 ? MPI_BXOR : MPI_SUM, root,
+                         MPI_COMM_WORLD) == MPI_SUCCESS, "long %u", k);
+        if (me == root)
+            printf("H long %s %d root %d %016llx\n", c[k].name, c[k].count, root,
+                   (unsigned long long)fnv(0xCBF29CE484222325ull, out, bytes));
+        free(in);
+        free(out);
+    }
+}
+
+static void s_allreduce(void)
+{
+    static const struct { MPI_Datatype t; const char *name; size_t size; bool fp; } ty[] = {
+        { MPI_INT, "int", 4, false }, { MPI_UNSIGNED, "unsigned", 4, false },
+        { MPI_LONG, "long", 8, false }, { MPI_UINT64_T, "uint64", 8, false },
+        { MPI_FLOAT, "float", 4, true }, { MPI_DOUBLE, "double", 8, true },
+    };
+    static const struct { MPI_Op op; const char *name; bool ints_only; } op[] = {
+        { MPI_SUM, "sum", false }, { MPI_MIN, "min", false }, { MPI_MAX, "max", false },
+        { MPI_BAND, "band", true }, { MPI_BOR, "bor", true }, { MPI_BXOR, "bxor", true },
+        { MPI_PROD, "prod", false },
+    };
+    static const int counts[] = { 1, 5, 1000, 4096 };
+    unsigned cases = 0;
+
+    for (unsigned o = 0; o < sizeof op / sizeof op[0]; o++)
+        for (unsigned t = 0; t < sizeof ty / sizeof ty[0]; t++)
+            for (unsigned ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+                int count = counts[ci];
+                size_t bytes = ty[t].size * (size_t)count;
+                unsigned char *in = malloc(bytes), *a = malloc(bytes), *rb = malloc(bytes);
+                uint64_t h[2], *all = malloc(2 * sizeof *all * (size_t)np);
+                bool in_place = o == 0 && t == 5 && ci == 2;
+
+                if (op[o].ints_only && ty[t].fp)
+                    goto next;
+                reseed(9000 + o * 100 + t * 10 + ci, (uint64_t)me);
+                fill_any(in, ty[t].t, count);
+                if (in_place) {
+                    memcpy(a, in, bytes);
+                    CHECK(MPI_Allreduce(MPI_IN_PLACE, a, count, ty[t].t, op[o].op, MPI_COMM_WORLD) ==
+                          MPI_SUCCESS, "allreduce in place");
+                } else {
+                    CHECK(MPI_Allreduce(in, a, count, ty[t].t, op[o].op, MPI_COMM_WORLD) ==
+                          MPI_SUCCESS, "allreduce %s %s %d", op[o].name, ty[t].name, count);
+                }
+                CHECK(MPI_Reduce(in, rb, count, ty[t].t, op[o].op, 0, MPI_COMM_WORLD) == MPI_SUCCESS,
+                      "reduce %s %s %d", op[o].name, ty[t].name, count);
+                CHECK(MPI_Bcast(rb, count, ty[t].t, 0, MPI_COMM_WORLD) == MPI_SUCCESS, "bcast");
+                h[0] = fnv(0xCBF29CE484222325ull, a, bytes);
+                h[1] = fnv(0xCBF29CE484222325ull, rb, bytes);
+                MPI_Gather(h, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+                if (me == 0) {
+                    for (int r = 1; r < np; r++)
+                        CHECK(all[2 * r] == h[0] && all[2 * r + 1] == h[1],
+                              "rank %d has other bits for %s %s %d", r, op[o].name, ty[t].name, count);
+                    printf("A %s %s %d%s %016llx\n", op[o].name, ty[t].name, count,
+                           in_place ? " in_place" : "", (unsigned long long)h[0]);
+                    printf("RB %s %s %d%s %016llx\n", op[o].name, ty[t].name, count,
+                           in_place ? " in_place" : "", (unsigned long long)h[1]);
+                }
+                cases++;
+            next:
+                free(in);
+                free(a);
+                free(rb);
+                free(all);
+            }
+    CHECK(cases == 144, "%u allreduce cases ran, want 144", cases);
+}
+
 static void s_cpu(void)
 {
     const char *m = getenv("MAXSKEW");
@@ -456,7 +574,7 @@ int main(int argc, char **argv)
 {
     static const struct scenario s[] = {
         { "ops", s_ops }, { "skew", s_skew }, { "burst", s_burst }, { "late", s_late }, { "comms", s_comms },
-        { "cpu", s_cpu }, { NULL, NULL },
+        { "long", s_long }, { "allreduce", s_allreduce }, { "cpu", s_cpu }, { NULL, NULL },
     };
     const char *e = getenv("MPI_BYPASS_SEED");
 
