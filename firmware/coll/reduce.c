@@ -30,18 +30,28 @@
  * The slot ends, with NC_EV_REDUCE to its port, when every segment went up
  * and was acknowledged (non-root), and, at the root and in an allreduce,
  * every result segment is in host memory and its down sends acknowledged.
- * A send that fails (the send time-out of a dead parent or child) ends it
- * with that status once nothing is in flight: an error, never a wrong
- * result. A member that waits for a dead child waits until its host gives
- * up (the host library's concern).
+ *
+ * A dead member ends the reduction in an error, never a wrong result or a
+ * wait for ever. A send that fails (the send time-out of a dead parent or
+ * child) fails the slot. A member that has waited RED_PROBE_TICKS for a
+ * child's segment (or, in an allreduce, for its parent's result) probes
+ * it: a packet without payload, acknowledged by the peer's NIC whatever its
+ * host does, so only a dead NIC or link lets it time out, and that fails
+ * the slot. A failed slot tells its parent, and in an allreduce its
+ * children, with a FAIL packet; theirs fail in turn, so the error reaches
+ * every member that waits on the dead one. Packets for an instance that
+ * ended in failure are dropped (a ring of the last RED_DEAD), so a live
+ * child's late segment cannot open a slot nobody will claim.
  */
 #include "mcp_plugin.h"
 #include "mcp_port.h"
 #include "reduce.h"
 #include "nc_red.h"
 
-#define RED_UP   (NC_PT_RED_UP & 0xFFu)
-#define RED_DOWN (NC_PT_RED_DOWN & 0xFFu)
+#define RED_UP    (NC_PT_RED_UP & 0xFFu)
+#define RED_DOWN  (NC_PT_RED_DOWN & 0xFFu)
+#define RED_PROBE (NC_PT_RED_PROBE & 0xFFu)
+#define RED_FAIL  (NC_PT_RED_FAIL & 0xFFu)
 #define RED_SLOTS  8u           /* reductions in flight at one NIC, early ones included */
 #define RED_EARLY  (RED_SLOTS - 2u)     /* slots opened by early packets: the rest stay for
                                            the host's own commands, so that children running
@@ -49,6 +59,9 @@
                                            this host posts on another */
 #define RED_CHUNKS 16u          /* segments held early or out of turn */
 #define RED_SEGS   (NC_RED_DATA_MAX / NC_RED_SEG)
+#define RED_PROBE_TICKS 2000u   /* 1 ms of the RTC's 0.5 us ticks: long beside a reduction's
+                                   latency and skew, short beside a send time-out */
+#define RED_DEAD   8u           /* instances that ended in failure, remembered */
 
 enum { RS_FREE, RS_EARLY, RS_FETCH, RS_RUN };
 
@@ -67,6 +80,9 @@ struct red_slot {
     uint32_t op, type, all, count, nseg;
     uint32_t pending;           /* fetches, sends and stores in flight */
     uint32_t chunks;            /* chunks held for it */
+    uint32_t since;             /* RTC when it last made progress or probed */
+    uint32_t probing;           /* a probe in flight */
+    uint32_t told;              /* its failure sent to its parent and children */
     struct red_seg seg[RED_SEGS];
     struct nc_red_block hdr __attribute__((aligned(8)));
     uint32_t data[NC_RED_DATA_MAX / 4] __attribute__((aligned(8)));
@@ -78,11 +94,13 @@ struct red_chunk {
 };
 
 static struct red_slot *red_slot;     /* RED_SLOTS, in the arena */
+static struct { uint32_t port, gen, instance; } red_dead[RED_DEAD];
+static uint32_t red_dead_next;
 static struct red_chunk *red_chunk;   /* RED_CHUNKS */
 
 /* Why packets were refused or dropped (for a debugger or mcp_profile). */
 static struct {
-    uint32_t refused_early, refused_down, refused_closed, malformed;
+    uint32_t refused_early, refused_down, refused_closed, malformed, probes, failed;
 } red_ctr;
 
 static void red_init(void)
@@ -141,11 +159,41 @@ static void red_try_end(struct red_slot *s)
     s->state = RS_FREE;
 }
 
+/* Once the tree is known: FAIL to the parent, and to the children of an
+ * allreduce (they wait for its result); tokens given back at once. */
+static void red_tell(struct red_slot *s)
+{
+    if (s->told || s->state != RS_RUN)
+        return;
+    s->told = 1;
+    if (s->hdr.parent != NC_MC_ROOT)
+        (void)mcp_send(s->port, s->hdr.parent >> 8, s->hdr.parent & 0xFFu, RED_FAIL, s->instance,
+                       0, 0);
+    if (s->all)
+        for (uint32_t c = 0; c < s->hdr.nchildren; c++)
+            (void)mcp_send(s->port, s->hdr.child[c] >> 8, s->hdr.child[c] & 0xFFu, RED_FAIL,
+                           s->instance, 0, 0);
+}
+
 static void red_fail(struct red_slot *s, uint32_t status)
 {
-    if (!s->status)
+    if (!s->status) {
         s->status = status;
+        red_ctr.failed++;
+        red_dead[red_dead_next] = (__typeof__(red_dead[0])){ s->port, s->gen, s->instance };
+        red_dead_next = (red_dead_next + 1) % RED_DEAD;
+    }
+    red_tell(s);
     red_try_end(s);
+}
+
+static bool is_dead(uint32_t port, uint32_t instance)
+{
+    for (uint32_t i = 0; i < RED_DEAD; i++)
+        if (red_dead[i].port == port && red_dead[i].gen == port_gen(port) &&
+            red_dead[i].instance == instance)
+            return true;
+    return false;
 }
 
 /* acc = in (op) acc for segment k: integers commute bit for bit, so they
@@ -155,6 +203,8 @@ static void red_combine(struct red_slot *s, uint32_t k, uint32_t *in)
 {
     uint32_t *acc = s->data + k * (NC_RED_SEG / 4), words = seg_bytes(s, k) / 4;
     uint32_t n = words / nc_red_elem_words(s->type);
+
+    s->since = hal_rtc();
 
     if (s->type == NC_RED_F32 || s->type == NC_RED_F64) {
         (void)nc_red_combine(s->op, s->type, in, acc, n);
@@ -188,6 +238,7 @@ static void red_result(struct red_slot *s, uint32_t k)
     uint32_t off = NC_RED_HDR_BYTES + k * NC_RED_SEG, lo = s->lo + off;
 
     s->seg[k].res = 1;
+    s->since = hal_rtc();
     if (s->all)
         for (uint32_t c = 0; c < s->hdr.nchildren; c++)
             if (!red_send(s, k, s->hdr.child[c], RED_DOWN, red_down_sent))
@@ -307,8 +358,8 @@ static void red_hdr_fetched(uint32_t port, uint32_t gen, uint16_t si, bool last,
 
     (void)port, (void)gen, (void)last;
     s->pending--;
-    if (!ok || s->status) {
-        red_fail(s, NC_ST_EFAULT);      /* a status set before stays the one reported */
+    if (!ok) {
+        red_fail(s, NC_ST_EFAULT);
         return;
     }
     ew = nc_red_elem_words(type);
@@ -340,6 +391,13 @@ static void red_hdr_fetched(uint32_t port, uint32_t gen, uint16_t si, bool last,
             red_ctr.malformed++;
         }
     s->state = RS_RUN;
+    s->since = hal_rtc();
+    if (s->status) {            /* a FAIL came first: pass it on, end */
+        red_fail(s, s->status);
+        return;
+    }
+    if (s->hdr.nchildren || (s->all && s->hdr.parent != NC_MC_ROOT))
+        mcp_timer_need();       /* it may wait on a peer: probes */
     for (uint32_t k = 0; k < s->nseg; k++) {
         uint32_t off = NC_RED_HDR_BYTES + k * NC_RED_SEG, lo = s->lo + off;
 
@@ -383,7 +441,8 @@ static struct red_slot *slot_new(uint32_t port, uint32_t instance, uint32_t stat
             s->port = port;
             s->gen = port_gen(port);
             s->instance = instance;
-            s->status = s->pending = s->chunks = 0;
+            s->status = s->pending = s->chunks = s->probing = s->told = 0;
+            s->since = hal_rtc();
             s->cookie = s->hi = s->lo = s->len = s->nseg = 0;
             for (uint32_t k = 0; k < RED_SEGS; k++)
                 s->seg[k] = (struct red_seg){ 0 };
@@ -418,6 +477,8 @@ static void red_command(uint32_t port, const union nc_cmd *c)
         return;
     }
     s->state = RS_FETCH;
+    if (is_dead(port, r->instance) && !s->status)
+        s->status = NC_ST_ETIMEDOUT;    /* a member below or above already failed it */
     s->cookie = r->cookie;
     s->hi = r->bus_hi;
     s->lo = r->bus_lo;
@@ -453,8 +514,8 @@ static enum mcp_rx_verdict red_data(uint32_t src, const struct nc_pkt *h, uint16
         return MCP_RX_REFUSE;
     }
     s = slot_find(pi, h->pad2[0]);
-    if (s && s->status)
-        return MCP_RX_DONE;                 /* it ends with an error: nothing more to combine */
+    if ((s && s->status) || (!s && is_dead(pi, h->pad2[0])))
+        return MCP_RX_DONE;                 /* it ended in an error: nothing more to combine */
     if ((h->type & 0xFFu) == RED_DOWN) {
         if (!s || s->state != RS_RUN || !s->all || from != s->hdr.parent || k >= s->nseg ||
             h->len != seg_bytes(s, k) || s->seg[k].res) {
@@ -508,6 +569,80 @@ static enum mcp_rx_verdict red_data(uint32_t src, const struct nc_pkt *h, uint16
     }
 }
 
+static void red_probe_done(uint16_t tok, uint32_t status)
+{
+    struct red_slot *s = slot_find(stok[tok].port, stok[tok].gen);
+
+    mcp_release(tok);
+    if (!s)
+        return;
+    s->probing = 0;
+    if (status && s->state == RS_RUN)
+        red_fail(s, status);
+}
+
+/* A PROBE (its acknowledgement is all it asks for) or a FAIL. */
+static void red_packet(uint32_t src, const struct nc_pkt *h)
+{
+    uint32_t pi = h->dst_port;
+    struct red_slot *s;
+
+    (void)src;
+    if ((h->type & 0xFFu) != RED_FAIL || pi >= NC_ABI_PORTS || !port_is_open(pi) || !red_slot)
+        return;
+    if ((s = slot_find(pi, h->pad2[0]))) {
+        red_fail(s, NC_ST_ETIMEDOUT);
+    } else if (!is_dead(pi, h->pad2[0])) {
+        /* before this host's reduction: it fails when it comes */
+        red_dead[red_dead_next] = (__typeof__(red_dead[0])){ pi, port_gen(pi), h->pad2[0] };
+        red_dead_next = (red_dead_next + 1) % RED_DEAD;
+    }
+}
+
+/* The peer a running slot waits on (a child's segment, or an allreduce's
+ * result from the parent), or NC_MC_ROOT. */
+static uint32_t waits_on(const struct red_slot *s)
+{
+    for (uint32_t k = 0; k < s->nseg; k++) {
+        const struct red_seg *g = &s->seg[k];
+
+        if (g->own && !g->up && !g->res && g->next < s->hdr.nchildren)
+            return s->hdr.child[g->next];
+    }
+    if (s->all && s->hdr.parent != NC_MC_ROOT)
+        for (uint32_t k = 0; k < s->nseg; k++)
+            if (s->seg[k].up == 2 && !s->seg[k].res)
+                return s->hdr.parent;
+    return NC_MC_ROOT;
+}
+
+/* Every retransmission period while a slot may wait on a peer: probe one
+ * that has kept it waiting RED_PROBE_TICKS. */
+static bool red_timer(void)
+{
+    uint32_t now = hal_rtc();
+    bool waiting = false;
+
+    if (!red_slot)
+        return false;
+    for (uint32_t i = 0; i < RED_SLOTS; i++) {
+        struct red_slot *s = &red_slot[i];
+        uint32_t peer;
+
+        if (s->state != RS_RUN || s->status || (peer = waits_on(s)) == NC_MC_ROOT)
+            continue;
+        waiting = true;
+        if (s->probing || now - s->since < RED_PROBE_TICKS)
+            continue;
+        if (mcp_send(s->port, peer >> 8, peer & 0xFFu, RED_PROBE, s->instance, 0, red_probe_done)) {
+            s->probing = 1;
+            s->since = now;
+            red_ctr.probes++;
+        }
+    }
+    return waiting;
+}
+
 /* A port's process went: its slots end (what is in flight completes into
  * the old generation, which the core drops). */
 static void red_port_closed(uint32_t pi)
@@ -530,9 +665,11 @@ static void red_port_closed(uint32_t pi)
 
 const struct mcp_coll nc_reduce = {
     .cmd = NC_CMD_REDUCE,
-    .type_first = RED_UP, .type_last = RED_DOWN,
+    .type_first = RED_UP, .type_last = RED_FAIL,
     .init = red_init,
     .command = red_command,
+    .packet = red_packet,
+    .timer = red_timer,
     .port_closed = red_port_closed,
     .data = red_data,
 };

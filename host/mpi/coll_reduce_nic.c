@@ -90,7 +90,10 @@ static int run(const void *own, void *out, int count, MPI_Datatype t, MPI_Op op,
             r.children[r.nchildren++] =
                 (nc_member){ .node = (uint16_t)mpi_world_rank(c, (vr + mask + root) % n) };
     }
-    if ((rc = mpi_reduce_nic(&r, own, out)))
+    if ((rc = mpi_reduce_nic(&r, own, out)) == NC_ETIMEDOUT)
+        return mpi_error(c, MPI_ERR_OTHER, call, "NIC reduction: a member's NIC did not answer "
+                         "within the send time-out (a member dead or cut off)");
+    if (rc)
         return mpi_error(c, MPI_ERR_OTHER, call, "NIC reduction: %s", nc_strerror(rc));
     return MPI_SUCCESS;
 }

@@ -43,6 +43,7 @@ struct pkt {
 };
 
 static nc_port *port;
+static uint32_t reduce_timeout_us;      /* MPI_NC_REDUCE_TIMEOUT_US; 0: the port's default */
 static uint8_t *arena;
 static size_t slot_size;
 static int free_slots[NC_SEND_SLOTS], nfree;
@@ -77,6 +78,8 @@ int mpi_net_init(void)
     mpi_state.spin_ns = 1000 * env_size("MPI_NC_SPIN_US", 200, 0, 1000000000);
     mpi_state.eager_max = env_size("MPI_NC_EAGER_MAX", 16287, 0, mpi_state.chunk);
     slot_size = (sizeof(struct mpi_hdr) + mpi_state.chunk + 63) & ~(size_t)63;
+    reduce_timeout_us = (uint32_t)env_size("MPI_NC_REDUCE_TIMEOUT_US", 0, 1,
+                                           NC_SEND_TIMEOUT_MAX_US);
     arena = nc_alloc(port, slot_size * (NC_SEND_SLOTS + NC_RECV_SLOTS));
     if (!arena)
         return NC_ENOMEM;
@@ -375,8 +378,20 @@ void mpi_progress_wait(uint64_t *idle_since)
  * member of an allreduce) into out. */
 int mpi_reduce_nic(const nc_reduce *r, const void *data, void *out)
 {
+    static bool timeout_set;
     int mine, rc;
 
+    /* The NIC reduction runs on this port: the send time-out that ends a
+     * reduction with a dead member (docs/reduction.md) is the port's.
+     * MPI_NC_REDUCE_TIMEOUT_US sets it from the first NIC reduction on,
+     * not at MPI_Init: ranks start at different times, and a short
+     * time-out would fail the first messages to a rank whose port is not
+     * open yet. */
+    if (reduce_timeout_us && !timeout_set) {
+        if ((rc = nc_set_send_timeout(port, reduce_timeout_us)))
+            return rc;
+        timeout_set = true;
+    }
     if ((rc = nc_reduce_start(port, r, data, &mine)))
         return rc;
     for (;;) {

@@ -65,6 +65,11 @@
  * the NIC's order. */
 #define NC_PT_RED_UP     0x0A29u
 #define NC_PT_RED_DOWN   0x0A2Au
+/* Without payload, pad2[0] the instance: PROBE asks only for its
+ * acknowledgement (a waiting member's test that its peer's NIC lives);
+ * FAIL says the reduction failed at the sender (a member dead). */
+#define NC_PT_RED_PROBE  0x0A2Bu
+#define NC_PT_RED_FAIL   0x0A2Cu
 
 /* Switch multicast (firmware/coll/group.c, docs/fabric.md "Switch
  * multicast"): types 0x0A30..0x0A3F are the fabric's management packets
