@@ -77,7 +77,7 @@ CHECK_ORDER := tests/arch/suite tests/barrier/suite tests/bench/suite tests/benc
                tests/nicoll/suite \
                tests/nicoll/unit tests/pipeline/suite tests/plugin/suite tests/profile/suite tests/unit/ref/suite \
                proofs/suite tests/red/suite tests/hmcast/suite tests/hbarrier/suite tests/board/suite \
-               tests/refsim/suite tests/red/signals/suite tests/red/bypass/suite tests/timeline/suite tests/timeout/suite \
+               tests/refsim/suite tests/red/signals/suite tests/red/bypass/suite tests/red/nic/suite tests/timeline/suite tests/timeout/suite \
                tests/isa/vectors-suite tests/isa/suite tests/isa/mutants tests/ld/suite \
                tests/fuzz/suite tests/unit/suite
 $(if $(filter-out $(CHECK_ORDER),$(CHECK_SUITES)),\

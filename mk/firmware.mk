@@ -39,7 +39,7 @@ FW_LDFLAGS := -Wl,--mem-size,2M
 # The firmware's mutants (tests/*/mutants/mcp_NAME.patch): each is built
 # from a patched copy of firmware/, ref/ and include/ into
 # $(MUT)/firmware/mcp_NAME.img, for the suite beside it to show failing.
-FW_MUTANT_PATCHES := $(sort $(wildcard tests/*/mutants/mcp_*.patch tests/red/signals/mutants/mcp_*.patch))
+FW_MUTANT_PATCHES := $(sort $(wildcard tests/*/mutants/mcp_*.patch tests/red/*/mutants/mcp_*.patch))
 FW_MUTANTS := $(patsubst %.patch,%,$(notdir $(FW_MUTANT_PATCHES)))
 CHECK_TARGETS += $(foreach v,$(FW_MUTANTS),$(MUT)/firmware/$(v).img)
 
@@ -106,7 +106,7 @@ $(FW_DIR)/mcp_1024.img: $(FW_DEPS)
 	    -o $(FW_DIR)/mcp_1024.elf $(FW_LDFLAGS),--image,$@,--map,$(FW_DIR)/mcp_1024.map
 
 # A mutant: the same flags, every -I pointing into the patched copy.
-$(MUT)/firmware/mcp_%.img: $$(wildcard tests/*/mutants/mcp_$$*.patch tests/red/signals/mutants/mcp_$$*.patch) $(FW_DEPS) tests/lib/mutate
+$(MUT)/firmware/mcp_%.img: $$(wildcard tests/*/mutants/mcp_$$*.patch tests/red/*/mutants/mcp_$$*.patch) $(FW_DEPS) tests/lib/mutate
 	@mkdir -p $(@D)
 	bash tests/lib/mutate $< $(MUT)/firmware/mcp_$*.src firmware ref include
 	$(BIN)/lanai-cc $(patsubst -I%,-I$(MUT)/firmware/mcp_$*.src/%,$(FW_CFLAGS)) $(MUT)/firmware/mcp_$*.src/$(FW_UNIT) \

@@ -206,6 +206,22 @@ $(MPI_MUT)/libmpi-bypass-%.a: tests/red/bypass/mutants/bypass_%.patch $(MPI_LIB_
 $(MPI_MUT)/mpi_bypass-%.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-bypass-%.a $(BIN)/lanai-mpicc
 	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-bypass-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -lm -o $@
 
+# NIC-based MPI_Reduce and MPI_Allreduce (MPI_NC_REDUCE=nic;
+# docs/reduction.md "NIC-based reduction"): tests/red/nic/suite runs
+# tests/red/bypass/mpi_bypass.c with the host algorithm and on the NIC,
+# over the firmware's mutants (tests/red/nic/mutants/mcp_*.patch, built
+# by mk/firmware.mk) and the library's (nicred_NAME.patch): the children
+# combined in the reverse order.
+NICRED_MUTANTS := $(patsubst nicred_%.patch,%,$(notdir $(sort $(wildcard tests/red/nic/mutants/nicred_*.patch))))
+CHECK_TARGETS += $(foreach v,$(NICRED_MUTANTS),$(MPI_MUT)/mpi_nicred-$(v).so)
+CHECK_SUITES += tests/red/nic/suite
+
+$(MPI_MUT)/libmpi-nicred-%.a: tests/red/nic/mutants/nicred_%.patch $(MPI_LIB_DEPS) tests/lib/mutate
+	$(call MPI_MUTANT_LIB,nicred-$*)
+
+$(MPI_MUT)/mpi_nicred-%.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-nicred-%.a $(BIN)/lanai-mpicc
+	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-nicred-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -lm -o $@
+
 # NICVM at the MPI level (host/mpi/mpi_nicvm.c; docs/mpi.md "NICVM
 # modules"): tests/nicvm/mpi/suite runs tests/nicvm/mpi/mpi_nicvm.c, and
 # the same program over the library's mutants

@@ -78,7 +78,7 @@ int mpi_net_init(void)
     mpi_state.spin_ns = 1000 * env_size("MPI_NC_SPIN_US", 200, 0, 1000000000);
     mpi_state.eager_max = env_size("MPI_NC_EAGER_MAX", 16287, 0, mpi_state.chunk);
     slot_size = (sizeof(struct mpi_hdr) + mpi_state.chunk + 63) & ~(size_t)63;
-    reduce_timeout_us = (uint32_t)env_size("MPI_NC_REDUCE_TIMEOUT_US", 0, 1,
+    reduce_timeout_us = (uint32_t)env_size("MPI_NC_REDUCE_TIMEOUT_US", 0, 0,
                                            NC_SEND_TIMEOUT_MAX_US);
     arena = nc_alloc(port, slot_size * (NC_SEND_SLOTS + NC_RECV_SLOTS));
     if (!arena)

@@ -6,6 +6,11 @@
  * ("H ...", "A ...", "RB ..."), which must be identical: application
  * bypass and the NIC give the host algorithm's bits. Scenarios:
  *
+ *   first  (first on the command line) MPI_Reduce of 8 int64 sums to rank 1
+ *          and MPI_Allreduce of them, straight after MPI_Init: on p-ab the
+ *          odd nodes start tens of milliseconds after the even ones, so a
+ *          root or parent there gets its children's data before its port
+ *          is open; each result against the exact sum
  *   ops    every predefined op on every predefined type (the combinations
  *          MPI_Reduce accepts), counts 1, 5 and 64 (or BYPASS_OPS_COUNTS)
  *          and 600 doubles (more than one packet), roots moving; inputs with NaNs of both signs and
@@ -44,7 +49,9 @@
  *          BYPASS_DEAD_GAP_US between them, under MPI_ERRORS_RETURN (or
  *          the default handler with BYPASS_DEAD_FATAL=1); each call prints
  *          "DEAD rank R call K rc=CLASS" and, at the root on success,
- *          whether the result is the exact sum; the rank then returns
+ *          whether the result is the exact sum; the rank then returns.
+ *          With BYPASS_DEAD_ALLREDUCE=1 the calls are MPI_Allreduce, and
+ *          every rank checks a result it gets
  *
  * The seed is MPI_BYPASS_SEED (default 1), printed.
  */
@@ -425,6 +432,22 @@ static void fill_any(void *buf, MPI_Datatype t, int count)
     }
 }
 
+static void s_first(void)
+{
+    int64_t in[8], out[8], want;
+    int root = np > 1 ? 1 : 0;
+
+    for (int i = 0; i < 8; i++)
+        in[i] = (int64_t)(me + 1) * 1000003 + i;
+    want = (int64_t)np * (np + 1) / 2 * 1000003;
+    CHECK(MPI_Reduce(in, out, 8, MPI_INT64_T, MPI_SUM, root, MPI_COMM_WORLD) == MPI_SUCCESS, "first reduce");
+    for (int i = 0; me == root && i < 8; i++)
+        CHECK(out[i] == want + (int64_t)np * i, "first reduce: element %d is %lld", i, (long long)out[i]);
+    CHECK(MPI_Allreduce(in, out, 8, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "first allreduce");
+    for (int i = 0; i < 8; i++)
+        CHECK(out[i] == want + (int64_t)np * i, "first allreduce: element %d is %lld", i, (long long)out[i]);
+}
+
 static void s_long(void)
 {
     static const struct { MPI_Datatype t; const char *name; int count; size_t size; } c[] = {
@@ -552,11 +575,14 @@ static int s_dead(void)
         for (int i = 0; i < 8; i++)
             in[i] = (int64_t)(me + 1) * 1000003 * k + i;
         memset(out, 0, sizeof out);
-        rc = MPI_Reduce(in, out, 8, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+        if (getenv("BYPASS_DEAD_ALLREDUCE"))
+            rc = MPI_Allreduce(in, out, 8, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+        else
+            rc = MPI_Reduce(in, out, 8, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
         MPI_Error_class(rc, &cls);
         printf("DEAD rank %d call %d rc=%d at %llu us\n", me, k, cls,
                (unsigned long long)(nc_host_now_ns() / 1000));
-        if (me == 0 && rc == MPI_SUCCESS) {
+        if ((me == 0 || getenv("BYPASS_DEAD_ALLREDUCE")) && rc == MPI_SUCCESS) {
             bool ok = true;
 
             want = (int64_t)np * (np + 1) / 2 * 1000003 * k;
@@ -573,7 +599,7 @@ static int s_dead(void)
 int main(int argc, char **argv)
 {
     static const struct scenario s[] = {
-        { "ops", s_ops }, { "skew", s_skew }, { "burst", s_burst }, { "late", s_late }, { "comms", s_comms },
+        { "first", s_first }, { "ops", s_ops }, { "skew", s_skew }, { "burst", s_burst }, { "late", s_late }, { "comms", s_comms },
         { "long", s_long }, { "allreduce", s_allreduce }, { "cpu", s_cpu }, { NULL, NULL },
     };
     const char *e = getenv("MPI_BYPASS_SEED");
