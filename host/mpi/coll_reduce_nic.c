@@ -72,9 +72,9 @@ static bool eligible(int count, MPI_Datatype t, MPI_Op op, MPI_Comm c)
            (size_t)count * t->size <= NC_RED_DATA_MAX && c->ctx < 0x10000u;
 }
 
-/* This rank's part, on a tree rooted at root. */
-static int run(const void *own, void *out, int count, MPI_Datatype t, MPI_Op op, int root,
-               bool all, MPI_Comm c, const char *call)
+/* This rank's part, on a tree rooted at root, started. */
+static int start(const void *own, void *out, int count, MPI_Datatype t, MPI_Op op, int root,
+                 bool all, MPI_Comm c, const char *call, MPI_Request *req)
 {
     int n = c->size, vr = (c->rank - root + n) % n, rc;
     nc_reduce r = { .instance = c->ctx << 16 | (c->red_seq++ & 0xFFFFu),
@@ -90,7 +90,27 @@ static int run(const void *own, void *out, int count, MPI_Datatype t, MPI_Op op,
             r.children[r.nchildren++] =
                 (nc_member){ .node = (uint16_t)mpi_world_rank(c, (vr + mask + root) % n) };
     }
-    if ((rc = mpi_reduce_nic(&r, own, out)) == NC_ETIMEDOUT)
+    on_nic++;
+    if ((rc = mpi_ireduce_nic(&r, own, out, c, req)))
+        return mpi_error(c, MPI_ERR_OTHER, call, "NIC reduction: %s", nc_strerror(rc));
+    return MPI_SUCCESS;
+}
+
+/* A blocking call: started, then waited for; the outcome as the call's. */
+static int run(const void *own, void *out, int count, MPI_Datatype t, MPI_Op op, int root,
+               bool all, MPI_Comm c, const char *call)
+{
+    MPI_Request q;
+    int rc = start(own, out, count, t, op, root, all, c, call, &q);
+    uint64_t idle = nc_host_now_ns();
+
+    if (rc)
+        return rc;
+    while (!q->complete)
+        mpi_progress_wait(&idle);
+    rc = q->nc_status;
+    mpi_req_release(q);
+    if (rc == NC_ETIMEDOUT)
         return mpi_error(c, MPI_ERR_OTHER, call, "NIC reduction: a member's NIC did not answer "
                          "within the send time-out (a member dead or cut off)");
     if (rc)
@@ -105,7 +125,6 @@ int coll_reduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI
         on_host++;
         return coll_reduce_binomial(sbuf, rbuf, count, t, op, root, c);
     }
-    on_nic++;
     return run(sbuf == MPI_IN_PLACE ? rbuf : sbuf, c->rank == root ? rbuf : NULL, count, t, op,
                root, false, c, "MPI_Reduce");
 }
@@ -117,9 +136,33 @@ int coll_allreduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, 
         on_host++;
         return coll_allreduce_recursive_doubling(sbuf, rbuf, count, t, op, c);
     }
-    on_nic++;
     return run(sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, t, op, 0, true, c,
                "MPI_Allreduce");
+}
+
+/* The non-blocking forms: the request completes when this NIC's part is
+ * done (its MPI_Wait reports a failure); a call the NIC cannot take runs
+ * the host's schedule. */
+int coll_ireduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op, int root,
+                     MPI_Comm c, MPI_Request *req)
+{
+    if (!eligible(count, t, op, c)) {
+        on_host++;
+        return coll_ireduce_binomial(sbuf, rbuf, count, t, op, root, c, req);
+    }
+    return start(sbuf == MPI_IN_PLACE ? rbuf : sbuf, c->rank == root ? rbuf : NULL, count, t,
+                 op, root, false, c, "MPI_Ireduce", req);
+}
+
+int coll_iallreduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
+                        MPI_Comm c, MPI_Request *req)
+{
+    if (!eligible(count, t, op, c)) {
+        on_host++;
+        return coll_iallreduce_reduce_bcast(sbuf, rbuf, count, t, op, c, req);
+    }
+    return start(sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, t, op, 0, true, c,
+                 "MPI_Iallreduce", req);
 }
 
 void coll_reduce_nic_report(void)

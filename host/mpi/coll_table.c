@@ -49,7 +49,8 @@ void coll_table_fill(MPI_Comm c)
     }
 
     /* Reduce: by application bypass with MPI_NC_REDUCE=bypass, on the NIC
-     * with MPI_NC_REDUCE=nic (Allreduce too); each call that does not fit
+     * with MPI_NC_REDUCE=nic (Allreduce and the non-blocking forms too);
+     * each call that does not fit
      * (a user's op, a derived type, more data) takes the host's algorithm:
      * the binomial tree, which gives the same bits, or for Allreduce
      * recursive doubling. */
@@ -59,10 +60,15 @@ void coll_table_fill(MPI_Comm c)
         t->reduce = coll_reduce_nic;
     else
         t->reduce = coll_reduce_binomial;
-    t->ireduce = coll_ireduce_binomial;
-    t->allreduce = mpi_state.reduce_nic && c->size > 1 ? coll_allreduce_nic
-                                                       : coll_allreduce_recursive_doubling;
-    t->iallreduce = coll_iallreduce_reduce_bcast;
+    if (mpi_state.reduce_nic && c->size > 1) {
+        t->ireduce = coll_ireduce_nic;
+        t->allreduce = coll_allreduce_nic;
+        t->iallreduce = coll_iallreduce_nic;
+    } else {
+        t->ireduce = coll_ireduce_binomial;
+        t->allreduce = coll_allreduce_recursive_doubling;
+        t->iallreduce = coll_iallreduce_reduce_bcast;
+    }
     t->gatherv = coll_gatherv_linear;
     t->igatherv = coll_igatherv_linear;
     t->scatterv = coll_scatterv_linear;

@@ -101,6 +101,10 @@ int coll_reduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI
                     MPI_Comm c);
 int coll_allreduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
                        MPI_Comm c);
+int coll_ireduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op, int root,
+                     MPI_Comm c, MPI_Request *req);
+int coll_iallreduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,
+                        MPI_Comm c, MPI_Request *req);
 /* MPI_Finalize: with MPI_NC_REDUCE_STATS set, the calls taken each way */
 void coll_reduce_nic_report(void);
 int coll_ireduce_binomial(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op,

@@ -151,6 +151,7 @@ struct mpi_req_s {
     struct mpi_req_s *next;     /* posted receive queue */
     /* non-blocking collectives: the schedule (coll_sched.c), advanced by mpi_nbc_progress */
     struct coll_sched *sched;
+    int nc_status;              /* a NIC reduction's outcome (nicoll.h's NC_OK or an error) */
 };
 
 MPI_Request mpi_req_new(enum mpi_req_kind kind);
@@ -265,9 +266,14 @@ void mpi_send_rndv_data(MPI_Request r);
 
 /* ---- collectives ------------------------------------------------------------------ */
 int mpi_barrier_nic(MPI_Comm comm);
-/* This rank's part of a NIC-based reduction, to its end (mpi_net.c):
- * an nc_strerror code; out gets the result where one comes. */
-int mpi_reduce_nic(const nc_reduce *r, const void *data, void *out);
+/* This rank's part of a NIC-based reduction (mpi_net.c), started: *req
+ * completes when the NIC is done, out then holding the result where one
+ * comes, req->nc_status the outcome. At most MPI_NIC_RED_OUT in flight: a
+ * start beyond waits for the oldest. An nc_strerror code. */
+#define MPI_NIC_RED_OUT 2       /* the NIC keeps 2 of its 8 slots for posted reductions
+                                   whatever early packets hold (firmware/coll/reduce.c) */
+int mpi_ireduce_nic(const nc_reduce *r, const void *data, void *out, MPI_Comm c,
+                    MPI_Request *req);
 /* The NIC broadcast's groups (coll_bcast_nic_groups.c): a member's share
  * of a multicast, from mpi_net.c's event loop. */
 void mpi_bcast_nic_arrived(uint32_t group, const uint8_t *data, size_t len);

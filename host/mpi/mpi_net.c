@@ -44,6 +44,7 @@ struct pkt {
 
 static nc_port *port;
 static uint32_t reduce_timeout_us;      /* MPI_NC_REDUCE_TIMEOUT_US; 0: the port's default */
+static int nic_red_out;                 /* NIC reductions started and not done */
 static uint8_t *arena;
 static size_t slot_size;
 static int free_slots[NC_SEND_SLOTS], nfree;
@@ -205,8 +206,14 @@ static void push_queue(void)
     }
 }
 
+static void reduce_done(const nc_event *ev);
+
 static void handle_event(const nc_event *ev)
 {
+    if (ev->type == NC_EVENT_REDUCE) {
+        reduce_done(ev);        /* its status is the reduction's to report */
+        return;
+    }
     if (ev->type == NC_EVENT_NICVM) {
         mpi_nicvm_event(ev);     /* its status is the module's to report */
         return;
@@ -373,13 +380,13 @@ void mpi_progress_wait(uint64_t *idle_since)
     mpi_compute_mark();
 }
 
-/* This rank's part of a NIC-based reduction (coll_reduce_nic.c): started,
- * then waited for with libmpi's progress; the result (root, or every
- * member of an allreduce) into out. */
-int mpi_reduce_nic(const nc_reduce *r, const void *data, void *out)
+/* This rank's part of a NIC-based reduction (coll_reduce_nic.c). */
+int mpi_ireduce_nic(const nc_reduce *r, const void *data, void *out, MPI_Comm c,
+                    MPI_Request *req)
 {
     static bool timeout_set;
-    int mine, rc;
+    MPI_Request q;
+    int rc;
 
     /* The NIC reduction runs on this port: the send time-out that ends a
      * reduction with a dead member (docs/reduction.md) is the port's.
@@ -392,21 +399,36 @@ int mpi_reduce_nic(const nc_reduce *r, const void *data, void *out)
             return rc;
         timeout_set = true;
     }
-    if ((rc = nc_reduce_start(port, r, data, &mine)))
+    uint64_t idle = nc_host_now_ns();
+
+    while (nic_red_out >= MPI_NIC_RED_OUT)
+        mpi_progress_wait(&idle);
+    q = mpi_req_new(REQ_COLL);
+    q->comm = c;
+    mpi_comm_hold(c);           /* dropped with the request */
+    q->data = out;
+    if ((rc = nc_reduce_start(port, r, data, q))) {
+        mpi_req_release(q);
         return rc;
-    for (;;) {
-        nc_event ev;
-        if (nc_poll(port, &ev)) {
-            if (ev.type == NC_EVENT_REDUCE && ev.ctx == &mine) {
-                if (ev.status == NC_OK && ev.buf && out)
-                    nc_host_memcpy(out, ev.buf, ev.len);
-                mpi_compute_mark();
-                return ev.status;
-            }
-            handle_event(&ev);
-        }
-        push_queue();
     }
+    nic_red_out++;
+    *req = q;
+    return NC_OK;
+}
+
+/* Its event: the result out, the request complete. */
+static void reduce_done(const nc_event *ev)
+{
+    MPI_Request q = ev->ctx;
+
+    nic_red_out--;
+    q->nc_status = ev->status;
+    if (ev->status)
+        q->status.MPI_ERROR = MPI_ERR_OTHER;
+    else if (ev->buf && q->data)
+        nc_host_memcpy(q->data, ev->buf, ev->len);
+    mpi_compute_mark();
+    mpi_req_complete(q);
 }
 
 int mpi_barrier_nic(MPI_Comm comm)

@@ -37,6 +37,10 @@
  *          64-bit integers, float and double, counts 1, 5, 1,000 and 4,096
  *          (one in place); every rank must get the same bits, which rank 0
  *          prints (the NIC's allreduce is that reduction and broadcast)
+ *   nb     MPI_Ireduce and MPI_Iallreduce, three started before any is
+ *          waited for (the NIC takes two at once: the third waits in its
+ *          call), six rounds with the root moving; each result's hash
+ *          ("H nb"; the Iallreduce's the same on every rank)
  *   cpu    the thesis's CPU-time benchmark: 200 iterations of compute
  *          (seeded skew up to MAXSKEW us, default 1000) then MPI_Reduce of
  *          4 doubles; each rank prints the virtual time it did not
@@ -533,6 +537,40 @@ static void s_allreduce(void)
     CHECK(cases == 144, "%u allreduce cases ran, want 144", cases);
 }
 
+static void s_nb(void)
+{
+    double *a = malloc(512 * sizeof *a), *ra = malloc(512 * sizeof *ra);
+    float b[100], rb[100];
+    int c[1000], rc[1000];
+
+    for (int it = 0; it < 6; it++) {
+        MPI_Request q[3];
+        int root = it % np;
+        uint64_t h, lo, hi;
+
+        reseed(9500 + (uint64_t)it, (uint64_t)me);
+        fill_any(a, MPI_DOUBLE, 512);
+        fill_any(b, MPI_FLOAT, 100);
+        fill_any(c, MPI_INT, 1000);
+        CHECK(MPI_Ireduce(a, ra, 512, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD, &q[0]) == MPI_SUCCESS, "ireduce");
+        CHECK(MPI_Iallreduce(b, rb, 100, MPI_FLOAT, MPI_MIN, MPI_COMM_WORLD, &q[1]) == MPI_SUCCESS, "iallreduce");
+        CHECK(MPI_Ireduce(c, rc, 1000, MPI_INT, MPI_BXOR, root, MPI_COMM_WORLD, &q[2]) == MPI_SUCCESS, "ireduce");
+        CHECK(MPI_Waitall(3, q, MPI_STATUSES_IGNORE) == MPI_SUCCESS, "waitall");
+        if (me == root)
+            printf("H nb %d reduce %016llx %016llx\n", it,
+                   (unsigned long long)fnv(0xCBF29CE484222325ull, ra, 512 * sizeof *ra),
+                   (unsigned long long)fnv(0xCBF29CE484222325ull, rc, sizeof rc));
+        h = fnv(0xCBF29CE484222325ull, rb, sizeof rb);
+        MPI_Allreduce(&h, &lo, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(&h, &hi, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+        CHECK(lo == hi, "iallreduce %d: the ranks got other bits", it);
+        if (me == 0)
+            printf("H nb %d iallreduce %016llx\n", it, (unsigned long long)h);
+    }
+    free(a);
+    free(ra);
+}
+
 static void s_cpu(void)
 {
     const char *m = getenv("MAXSKEW");
@@ -600,7 +638,7 @@ int main(int argc, char **argv)
 {
     static const struct scenario s[] = {
         { "first", s_first }, { "ops", s_ops }, { "skew", s_skew }, { "burst", s_burst }, { "late", s_late }, { "comms", s_comms },
-        { "long", s_long }, { "allreduce", s_allreduce }, { "cpu", s_cpu }, { NULL, NULL },
+        { "long", s_long }, { "allreduce", s_allreduce }, { "nb", s_nb }, { "cpu", s_cpu }, { NULL, NULL },
     };
     const char *e = getenv("MPI_BYPASS_SEED");
 
