@@ -24,7 +24,8 @@ MPI_LIB  := $(BUILD)/lib/libmpi-emu.a
 # one round short, the C library's rand/strtok shared by all ranks, an
 # op, datatype, communicator or active request freed at once while a
 # pending operation uses it, an idup's communicator on its parent's
-# context, a context id held unchecked, an idup that waits inside its
+# context, a context id held unchecked, a context agreement whose OR
+# takes the partner's value, an idup that waits inside its
 # call, a matched message left in the queue, a status's MPI_ERROR
 # written on success, MPI_MESSAGE_NULL taken for a message; a broadcast
 # on a switch group that is never resent, acknowledged early, counts a

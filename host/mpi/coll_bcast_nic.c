@@ -108,25 +108,16 @@ static void ibcast_decided(struct coll_sched *s)
 }
 
 /* The group's first use without waiting: this rank offers its entry, a
- * dissemination MIN of the offers (round k: to rank + 2^k, from
- * rank - 2^k) tells every rank whether all did, and ibcast_decided goes
- * on from there. */
+ * dissemination MIN of the offers (coll_allreduce_dissemination.c) tells
+ * every rank whether all did, and ibcast_decided goes on from there. */
 static void ibcast_agree(struct coll_sched *s)
 {
-    int n = s->comm->size, rank = s->comm->rank, nr = 0, i = 1;
-    int *v;
+    int *v = calloc(2, sizeof *v);             /* v[0] the running MIN, v[1] a round's */
 
-    for (int k = 1; k < n; k <<= 1)
-        nr++;
-    v = calloc((size_t)nr + 1, sizeof *v);     /* v[0] the running MIN, v[i] round i's */
     s->scratch = v;
     s->ib.mine = v[0] = mpi_bcast_nic_offer(s->comm, s->ib.root, s->ib.count * s->ib.t->size);
-    for (int k = 1; k < n; k <<= 1, i++) {
-        coll_next_round(s);
-        coll_xfer(s, false, &v[i], 1, MPI_INT, (rank - k + n) % n);
-        coll_xfer(s, true, &v[0], 1, MPI_INT, (rank + k) % n);
-        coll_local(s, MPI_MIN, &v[i], &v[0], 1, MPI_INT);
-    }
+    coll_allreduce_dissemination_rounds(s, NULL, s->comm->size, s->comm->rank, &v[0], &v[1], 1,
+                                        MPI_INT, MPI_MIN);
     s->round[s->nrounds - 1].then = ibcast_decided;
 }
 

@@ -91,5 +91,12 @@ void coll_bcast_binomial_rounds(struct coll_sched *s, int root, void *buf, size_
                                 MPI_Datatype t);
 void coll_reduce_binomial_rounds(struct coll_sched *s, const void *in, void *acc, size_t count,
                                  MPI_Datatype t, MPI_Op op, int root);
+/* The dissemination allreduce of acc under an idempotent op among n
+ * members (members[i] the comm rank of member i, or NULL: member i is
+ * rank i), this rank member me; got holds count elements, each round's
+ * value received (coll_allreduce_dissemination.c). No rounds when n is 1. */
+void coll_allreduce_dissemination_rounds(struct coll_sched *s, const int *members, int n,
+                                         int me, void *acc, void *got, size_t count,
+                                         MPI_Datatype t, MPI_Op op);
 
 #endif

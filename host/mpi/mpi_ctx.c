@@ -3,31 +3,42 @@
  * Context ids (MPI 3.1 section 6.4): the members of a new communicator
  * agree on an id that none of them uses. On each rank the ids below
  * mpi_state.next_ctx are used or held, the ones from it on are free. An
- * agreement is a schedule (coll_sched.h) among its members, the first of
- * them (the leader) collecting and answering, in two steps:
- *   1. each member proposes its next_ctx; the leader answers the
- *      maximum, A;
+ * agreement is a schedule (coll_sched.h) among its members, a try of two
+ * steps, each combining one value of every member into one answer that
+ * every member ends with:
+ *   1. each member proposes its next_ctx; the answer is their MAX, A;
  *   2. each member holds A if it is still free there (the rank's other
  *      agreements, outstanding MPI_Comm_idups among them, may have taken
- *      ids since it proposed) and says whether it could; the leader
- *      answers whether every member could.
+ *      ids since it proposed) and offers 1 if it could not, 0 if it
+ *      could; the answer is their OR.
  * If one could not, the others let A go unused and all try again with
- * new proposals. The same schedule runs to its end at once (MPI_Comm_dup,
- * _split, _create, _create_group) or is started (MPI_Comm_idup) and
- * advances in every progress call, so several agreements may be
- * outstanding on a rank, started in any order on different communicators,
- * and none of them waits inside its call.
+ * new proposals. The first try combines by dissemination
+ * (coll_allreduce_dissemination.c: ceil(log2 n) rounds, member i sending
+ * to member i + 2^j and receiving from member i - 2^j in round j; MAX and
+ * OR are idempotent, so a value that arrives twice does no harm). The
+ * tries after it combine through the first member, which receives every
+ * value and answers each member: tries of agreements that collided run
+ * in the order the first member answers them, the same on every member,
+ * where dissemination tries started in opposite orders on two ranks (two
+ * idups on two communicators) may collide again on every try. The same
+ * schedule runs to its end at once (MPI_Comm_dup, _split, _create,
+ * _create_group) or is started (MPI_Comm_idup) and advances in every
+ * progress call, so several agreements may be outstanding on a rank,
+ * started in any order on different communicators, and none of them
+ * waits inside its call.
  */
 #include <stdlib.h>
 
 #include "coll_sched.h"
 
 struct agree {
-    int n;
-    int *members;               /* ranks in the schedule's comm; members[0] leads */
-    unsigned mine;              /* this member's proposal, then 1 if it could not hold A */
-    unsigned *from;             /* the leader's: each member's 'mine' */
-    unsigned answer;            /* the leader's answer: A, then 1 if one could not hold it */
+    int n, me;
+    int *members;               /* ranks in the schedule's comm; this rank is members[me] */
+    unsigned mine;              /* this member's proposal, then 1 if it could not hold A;
+                                 * after a step, the step's MAX or OR */
+    unsigned got;               /* a dissemination round's value from a partner */
+    unsigned *from;             /* the first member's, after the first try: each member's 'mine' */
+    int tries;
     uint32_t agreed;
     MPI_Comm newcomm;           /* non-blocking: takes the agreed id, then the agreement ends */
 };
@@ -35,11 +46,6 @@ struct agree {
 static struct agree *arg_of(struct coll_sched *s)
 {
     return s->arg;
-}
-
-static bool leads(struct coll_sched *s)
-{
-    return s->comm->rank == arg_of(s)->members[0];
 }
 
 static void then_last(struct coll_sched *s, void (*then)(struct coll_sched *))
@@ -52,25 +58,12 @@ static void propose(struct coll_sched *s)
     arg_of(s)->mine = mpi_state.next_ctx;
 }
 
-/* the leader: answer = the maximum of every member's 'mine' */
-static void leader_max(struct coll_sched *s)
-{
-    struct agree *a = arg_of(s);
-
-    if (!leads(s))
-        return;
-    a->answer = a->mine;
-    for (int i = 1; i < a->n; i++)
-        if (a->from[i] > a->answer)
-            a->answer = a->from[i];
-}
-
 static void hold(struct coll_sched *s)
 {
     struct agree *a = arg_of(s);
-    bool free_here = a->answer >= mpi_state.next_ctx;
+    bool free_here = a->mine >= mpi_state.next_ctx;
 
-    a->agreed = a->answer;
+    a->agreed = a->mine;
     if (free_here)
         mpi_state.next_ctx = a->agreed + 2;     /* ctx and ctx + 1 (its collectives) */
     a->mine = !free_here;
@@ -82,7 +75,7 @@ static void decide(struct coll_sched *s)
 {
     struct agree *a = arg_of(s);
 
-    if (a->answer) {            /* a member could not hold it: again */
+    if (a->mine) {              /* a member could not hold it: again */
         add_try(s);
         return;
     }
@@ -96,36 +89,60 @@ static void decide(struct coll_sched *s)
     }
 }
 
-/* Two rounds: every member's 'mine' to the leader, which then runs
- * combine; the leader's 'answer' to every member, which then runs next. */
-static void exchange(struct coll_sched *s, void (*combine)(struct coll_sched *),
-                     void (*next)(struct coll_sched *))
+/* the first member, after the first try: its 'mine' the MAX of every
+ * member's (MAX of 0s and 1s is their OR) */
+static void first_max(struct coll_sched *s)
 {
     struct agree *a = arg_of(s);
-    bool lead = leads(s);
 
+    if (a->me != 0)
+        return;
+    for (int i = 1; i < a->n; i++)
+        if (a->from[i] > a->mine)
+            a->mine = a->from[i];
+}
+
+/* One step: the members' 'mine' combined by op into every member's
+ * 'mine', then next. The first try by dissemination; a later one in two
+ * rounds through the first member: every member's 'mine' to it, its
+ * answer to every member. */
+static void step(struct coll_sched *s, MPI_Op op, void (*next)(struct coll_sched *))
+{
+    struct agree *a = arg_of(s);
+
+    if (a->tries == 1) {
+        if (a->n == 1)
+            coll_next_round(s); /* no partner: a round without transfers runs next */
+        coll_allreduce_dissemination_rounds(s, a->members, a->n, a->me, &a->mine, &a->got, 1,
+                                            MPI_UNSIGNED, op);
+        then_last(s, next);
+        return;
+    }
+    if (a->me == 0 && !a->from)
+        a->from = calloc((size_t)a->n, sizeof *a->from);
     coll_next_round(s);
-    if (lead)
+    if (a->me == 0)
         for (int i = 1; i < a->n; i++)
             coll_xfer(s, false, &a->from[i], 1, MPI_UNSIGNED, a->members[i]);
     else
         coll_xfer(s, true, &a->mine, 1, MPI_UNSIGNED, a->members[0]);
-    then_last(s, combine);
+    then_last(s, first_max);
     coll_next_round(s);
-    if (lead)
+    if (a->me == 0)
         for (int i = 1; i < a->n; i++)
-            coll_xfer(s, true, &a->answer, 1, MPI_UNSIGNED, a->members[i]);
+            coll_xfer(s, true, &a->mine, 1, MPI_UNSIGNED, a->members[i]);
     else
-        coll_xfer(s, false, &a->answer, 1, MPI_UNSIGNED, a->members[0]);
+        coll_xfer(s, false, &a->mine, 1, MPI_UNSIGNED, a->members[0]);
     then_last(s, next);
 }
 
 static void add_try(struct coll_sched *s)
 {
+    arg_of(s)->tries++;
     coll_next_round(s);         /* no transfer: the proposal is read when the try starts */
     then_last(s, propose);
-    exchange(s, leader_max, hold);
-    exchange(s, leader_max, decide);
+    step(s, MPI_MAX, hold);
+    step(s, MPI_BOR, decide);
 }
 
 int mpi_ctx_agree(MPI_Comm comm, int n, int *members, int tag, uint32_t *ctx)
@@ -134,8 +151,8 @@ int mpi_ctx_agree(MPI_Comm comm, int n, int *members, int tag, uint32_t *ctx)
     struct coll_sched *s = coll_sched_blocking(comm, tag);
     int rc;
 
-    if (comm->rank == members[0])
-        a.from = calloc((size_t)n, sizeof *a.from);
+    while (members[a.me] != comm->rank)
+        a.me++;
     s->arg = &a;
     add_try(s);
     rc = coll_sched_run(s);
@@ -150,11 +167,10 @@ int mpi_ctx_agree_start(MPI_Comm comm, MPI_Comm newcomm, MPI_Request *req)
     struct coll_sched *s = coll_sched_nonblocking(comm);
 
     a->n = comm->size;
+    a->me = comm->rank;
     a->members = malloc(sizeof(int) * (size_t)comm->size);
     for (int i = 0; i < comm->size; i++)
         a->members[i] = i;
-    if (comm->rank == 0)
-        a->from = calloc((size_t)comm->size, sizeof *a->from);
     a->newcomm = newcomm;
     mpi_comm_hold(newcomm);     /* until it has its id */
     s->arg = a;

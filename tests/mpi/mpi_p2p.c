@@ -29,6 +29,11 @@
  *              with traffic on it before the wait, a third started while
  *              a member's Ssend waits for a receive posted after it;
  *              attributes copied; each dup its own context
+ *   idupx      context agreements that collide: MPI_Comm_idups outstanding
+ *              on two communicators, started in opposite orders on even
+ *              and odd ranks, and a blocking MPI_Comm_dup made meanwhile;
+ *              every member agrees on each new communicator's context,
+ *              each its own
  *   mprobe     MPI 3.0's matched probe (3.8.2): eager and rendezvous
  *              messages taken out of the queue (no probe or wildcard
  *              receive finds them again), received out of order;
@@ -539,6 +544,69 @@ static void idup(void)
     MPI_Comm_free_keyval(&key);
 }
 
+/* Whether a message from 'from' with 'tag' arrives on c within 50 ms. */
+static int arrives(int from, int tag, MPI_Comm c)
+{
+    double t0 = MPI_Wtime();
+    int flag = 0;
+
+    while (!flag && MPI_Wtime() - t0 < 0.05)
+        MPI_Iprobe(from, tag, c, &flag, MPI_STATUS_IGNORE);
+    return flag;
+}
+
+/* Two idups started in opposite orders on even and odd ranks propose the
+ * same free ids at once, so that a member finds the id agreed by one
+ * taken by the other and all of that agreement's members try again; the
+ * blocking dup agrees meanwhile. Then the same (source, tag) on all six
+ * communicators, sent in one order and received in the reverse one: each
+ * message on its own, and a communicator whose members hold different ids
+ * gets none (the run ends). */
+static void idupx(void)
+{
+    int right = (me + 1) % np, left = (me + np - 1) % np;
+    MPI_Comm a, b;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &a);
+    MPI_Comm_dup(MPI_COMM_WORLD, &b);
+    for (int it = 0; it < 4; it++) {
+        MPI_Comm x, y, w;
+        MPI_Request r[2], q[6];
+        int sent[6], got;
+
+        if (me % 2 == 0) {
+            MPI_Comm_idup(a, &x, &r[0]);
+            MPI_Comm_idup(b, &y, &r[1]);
+        } else {
+            MPI_Comm_idup(b, &y, &r[1]);
+            MPI_Comm_idup(a, &x, &r[0]);
+        }
+        MPI_Comm_dup(MPI_COMM_WORLD, &w);
+        MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+        MPI_Comm on[6] = { MPI_COMM_WORLD, a, b, x, y, w };
+        for (int i = 0; i < 6; i++) {
+            sent[i] = 1000 * (i + 1) + me;
+            MPI_Isend(&sent[i], 1, MPI_INT, right, 8, on[i], &q[i]);
+        }
+        for (int i = 5; i >= 0; i--) {
+            if (!arrives(left, 8, on[i])) {
+                CHECK(0, "pass %d: no message on communicator %d: its members' ids differ", it, i);
+                fflush(stdout);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+            MPI_Recv(&got, 1, MPI_INT, left, 8, on[i], MPI_STATUS_IGNORE);
+            CHECK(got == 1000 * (i + 1) + left, "pass %d: communicator %d got %d, want %d", it, i,
+                  got, 1000 * (i + 1) + left);
+        }
+        MPI_Waitall(6, q, MPI_STATUSES_IGNORE);
+        MPI_Comm_free(&x);
+        MPI_Comm_free(&y);
+        MPI_Comm_free(&w);
+    }
+    MPI_Comm_free(&a);
+    MPI_Comm_free(&b);
+}
+
 /* ---- matched probe (MPI 3.0 section 3.8.2) ------------------------------------ */
 static void mprobe(void)
 {
@@ -651,7 +719,8 @@ static const struct scenario scenarios[] = {
     { "order", order }, { "wildcard", wildcard }, { "truncate", truncate_ },
     { "zero", zero }, { "probe", probe }, { "sizes", sizes }, { "ssend", ssend },
     { "requests", requests }, { "bsend", bsend }, { "comms", comms },
-    { "comms3", comms3 }, { "halves", halves }, { "idup", idup }, { "mprobe", mprobe }, { NULL, NULL },
+    { "comms3", comms3 }, { "halves", halves }, { "idup", idup }, { "idupx", idupx },
+    { "mprobe", mprobe }, { NULL, NULL },
 };
 
 int main(int argc, char **argv)
