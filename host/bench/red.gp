@@ -13,9 +13,9 @@ set key top left Left reverse samplen 2
 set logscale xy
 set xlabel 'elements'
 sel(t, s, m) = strcol(1) eq t && $2 == NODES && $5 == s && strcol(7) eq m
-# rows sorted by type, skew, path and count, so that each line's points are
+# rows sorted by type, nodes, skew, path and count, so that each line's points are
 # consecutive and join
-F = '< tail -n +2 '.OUT.'/red_compare.csv | sort -t, -k1,1 -k5,5n -k7,7 -k3,3n'
+F = '< tail -n +2 '.OUT.'/red_compare.csv | sort -t, -k1,1 -k2,2n -k5,5n -k7,7 -k3,3n'
 do for [t in 'int double'] {
     set ylabel 'latency (us)'
     set title t.': (a) latency without skew'
