@@ -9,7 +9,7 @@
 #           r2_bcast.so,postal_lambda,r3r4_bcast.so,r6_mcast.so,r7_barrier.so,
 #           r8_comm.so,r9_reduce.so,r10_nicvm.so,mcp_nonicvm.img},
 #           build/tests/scale/host_mcast_1024.so
-# Targets:  bench, bench-r1r2, bench-r3r4, bench-r6, bench-r8, bench-r8-bcast, bench-r9, bench-r10,
+# Targets:  bench, bench-r1r2, bench-r3r4, bench-r6, bench-r8, bench-r8-bcast, bench-r9, bench-red, bench-r10,
 #           bench-r2scale, bench-omb,
 #           bench-omb-scale, postal-table, check-scale.
 # Suites:   tests/bench/suite, tests/bench/r2leaves (tests/scale/suite runs
@@ -35,6 +35,7 @@ bench: $(BUILD)/bench/r5_kbinomial $(BUILD)/firmware/mcp.img $(BUILD)/tests/nico
 	@bash host/bench/r6 $(BUILD)/bench
 	@bash host/bench/r8 $(BUILD)/bench
 	@bash host/bench/r9 $(BUILD)/bench
+	@bash host/bench/red $(BUILD)/bench
 	@bash host/bench/r10 $(BUILD)/bench
 	@python3 host/bench/reproductions $(BUILD)/bench
 
@@ -146,6 +147,16 @@ R9_DEPS := $(R9_SO) $(BIN)/lanai-mpirun $(BUILD)/firmware/mcp.img
 bench-r9: $(R9_DEPS)
 	@bash host/bench/r9 $(BUILD)/bench
 bench: $(R9_DEPS)
+
+# ---- the three-way reduction comparison ----------------------------------
+# NIC-based, application-bypass and host MPI_Reduce of ints and doubles on
+# 4-32 ranks of P-AB, latency and host CPU time with R9's program and
+# method, run by host/bench/red from make bench; `make bench-red` runs it
+# alone. docs/bench-red.md.
+.PHONY: bench-red
+## bench-red: NIC-based vs application-bypass vs host MPI_Reduce, ints and doubles, latency and CPU time
+bench-red: $(R9_DEPS)
+	@bash host/bench/red $(BUILD)/bench
 
 # ---- R8 -------------------------------------------------------------------
 # seed 003 section 5.2: effective latency, a communicator's creation and K

@@ -5,22 +5,26 @@
 # skew against nodes (3.8b); (e) latency without skew against nodes, 1
 # double (3.9a); (f) latency on 32 nodes against doubles (3.10). The
 # thesis's two printed numbers in black; its figures print no others.
+# Beyond the thesis, the NIC-based reduction (nic, dotted) in (a), (b), (e)
+# and (f): r9_cpu.csv's columns 7-8 (32 nodes) and r9_latency.csv's 6.
 # (c) and (d) read the rows sorted by size, skew and nodes, so that each
 # line's points are consecutive and join.
 set terminal pngcairo size 1500,850
 set output OUT.'/r9.png'
 set datafile separator ','
-set multiplot layout 2,3 title 'R9: application-bypass (ab) vs host (nab) MPI\_Reduce, P-AB (emulated; thesis: seed 004 Figs. 3.6-3.10)'
+set multiplot layout 2,3 title 'R9: application-bypass (ab) vs host (nab) MPI\_Reduce, and NIC-based (nic), P-AB (emulated; thesis: seed 004 Figs. 3.6-3.10)'
 set key top left Left reverse samplen 2
 set xlabel 'maximum skew (us)'
 set ylabel 'host CPU time per reduction (us)'
 set title '(a) CPU time, 32 nodes'
 plot for [c in '4 32 128'] OUT.'/r9_cpu.csv' every ::1 using ($1 == 32 && $2 == c ? $3 : 1/0):4 with linespoints title 'nab '.c, \
-     for [c in '4 32 128'] OUT.'/r9_cpu.csv' every ::1 using ($1 == 32 && $2 == c ? $3 : 1/0):5 with linespoints dt 2 title 'ab '.c
+     for [c in '4 32 128'] OUT.'/r9_cpu.csv' every ::1 using ($1 == 32 && $2 == c ? $3 : 1/0):5 with linespoints dt 2 title 'ab '.c, \
+     for [c in '4 32 128'] OUT.'/r9_cpu.csv' every ::1 using ($1 == 32 && $2 == c ? $3 : 1/0):7 with linespoints dt 3 title 'nic '.c
 set ylabel 'factor (nab / ab)'
 set yrange [0:*]
 set title '(b) factor, 32 nodes'
 plot for [c in '4 32 128'] OUT.'/r9_cpu.csv' every ::1 using ($1 == 32 && $2 == c ? $3 : 1/0):6 with linespoints title c.' doubles', \
+     for [c in '4 32 128'] OUT.'/r9_cpu.csv' every ::1 using ($1 == 32 && $2 == c ? $3 : 1/0):8 with linespoints dt 3 title 'nab / nic '.c, \
      '-' using 1:2 with points pt 7 ps 1.6 lc rgb 'black' title 'thesis (4 doubles)'
 1000,5.1
 e
@@ -41,9 +45,11 @@ set autoscale y
 set ylabel 'latency (us)'
 set title '(e) latency without skew, 1 double'
 plot OUT.'/r9_latency.csv' every ::1 using ($2 == 1 ? $1 : 1/0):3 with linespoints title 'nab', \
-     '' every ::1 using ($2 == 1 ? $1 : 1/0):4 with linespoints title 'ab'
+     '' every ::1 using ($2 == 1 ? $1 : 1/0):4 with linespoints title 'ab', \
+     '' every ::1 using ($2 == 1 ? $1 : 1/0):6 with linespoints dt 3 title 'nic'
 set xlabel 'doubles'
 set title '(f) latency without skew, 32 nodes'
 plot OUT.'/r9_latency.csv' every ::1 using ($1 == 32 ? $2 : 1/0):3 with linespoints title 'nab', \
-     '' every ::1 using ($1 == 32 ? $2 : 1/0):4 with linespoints title 'ab'
+     '' every ::1 using ($1 == 32 ? $2 : 1/0):4 with linespoints title 'ab', \
+     '' every ::1 using ($1 == 32 ? $2 : 1/0):6 with linespoints dt 3 title 'nic'
 unset multiplot
