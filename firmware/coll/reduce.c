@@ -175,13 +175,19 @@ static void red_tell(struct red_slot *s)
                            s->instance, 0, 0);
 }
 
+/* Instance of port (generation gen) failed: its packets are dropped. */
+static void dead_note(uint32_t port, uint32_t gen, uint32_t instance)
+{
+    red_dead[red_dead_next] = (__typeof__(red_dead[0])){ port, gen, instance };
+    red_dead_next = (red_dead_next + 1) % RED_DEAD;
+}
+
 static void red_fail(struct red_slot *s, uint32_t status)
 {
     if (!s->status) {
         s->status = status;
         red_ctr.failed++;
-        red_dead[red_dead_next] = (__typeof__(red_dead[0])){ s->port, s->gen, s->instance };
-        red_dead_next = (red_dead_next + 1) % RED_DEAD;
+        dead_note(s->port, s->gen, s->instance);
     }
     red_tell(s);
     red_try_end(s);
@@ -282,13 +288,9 @@ static struct red_slot *slot_of_tok(uint16_t tok)
     return &red_slot[(stok[tok].cookie >> 8) % RED_SLOTS];
 }
 
-static void red_up_sent(uint16_t tok, uint32_t status)
+/* One of s's sends or stores is done, with status. */
+static void red_settle(struct red_slot *s, uint32_t status)
 {
-    struct red_slot *s = slot_of_tok(tok);
-    uint32_t k = stok[tok].cookie & 0xFFu;
-
-    mcp_release(tok);
-    s->seg[k].up = 2;
     s->pending--;
     if (status)
         red_fail(s, status);
@@ -296,16 +298,21 @@ static void red_up_sent(uint16_t tok, uint32_t status)
         red_try_end(s);
 }
 
+static void red_up_sent(uint16_t tok, uint32_t status)
+{
+    struct red_slot *s = slot_of_tok(tok);
+
+    s->seg[stok[tok].cookie & 0xFFu].up = 2;
+    mcp_release(tok);
+    red_settle(s, status);
+}
+
 static void red_down_sent(uint16_t tok, uint32_t status)
 {
     struct red_slot *s = slot_of_tok(tok);
 
     mcp_release(tok);
-    s->pending--;
-    if (status)
-        red_fail(s, status);
-    else
-        red_try_end(s);
+    red_settle(s, status);
 }
 
 static void red_stored(uint32_t port, uint32_t gen, uint16_t arg, bool last, bool ok)
@@ -314,11 +321,7 @@ static void red_stored(uint32_t port, uint32_t gen, uint16_t arg, bool last, boo
 
     (void)port, (void)gen, (void)last;
     s->seg[arg & 0xFFu].stored = 2;
-    s->pending--;
-    if (!ok)
-        red_fail(s, NC_ST_EFAULT);
-    else
-        red_try_end(s);
+    red_settle(s, ok ? NC_ST_OK : NC_ST_EFAULT);
 }
 
 static void red_seg_fetched(uint32_t port, uint32_t gen, uint16_t arg, bool last, bool ok)
@@ -593,9 +596,8 @@ static void red_packet(uint32_t src, const struct nc_pkt *h)
     if ((s = slot_find(pi, h->pad2[0]))) {
         red_fail(s, NC_ST_ETIMEDOUT);
     } else if (!is_dead(pi, h->pad2[0])) {
-        /* before this host's reduction: it fails when it comes */
-        red_dead[red_dead_next] = (__typeof__(red_dead[0])){ pi, port_gen(pi), h->pad2[0] };
-        red_dead_next = (red_dead_next + 1) % RED_DEAD;
+        dead_note(pi, port_gen(pi), h->pad2[0]);  /* before this host's reduction:
+                                                      it fails when it comes */
     }
 }
 
