@@ -36,8 +36,8 @@ NCL_BAR_SRCS := host/lib/nc_barrier_spec.c host/lib/nc_group.c host/lib/nc_posta
 NCL_NV_SRCS := host/lib/nc_nicvm.c ref/nicvm/nv_compile.c ref/nicvm/nv_verify.c ref/nicvm/nv_cost.c
 NCL_LIB_SRCS := host/lib/nicoll.c host/lib/nc_backend_emu.c host/lib/nc_hmcast.c $(NCL_BAR_SRCS) $(NCL_NV_SRCS)
 NCL_LIB_HDRS := host/lib/nicoll.h host/lib/nc_backend.h host/lib/nc_vfio.h host/lib/nc_group.h host/lib/nc_internal.h $(CONTRACT_HDRS) \
-                ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h host/lib/nc_nicvm.h $(wildcard ref/nicvm/*.h)
-NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include -Iref/nicvm
+                ref/tree/nc_sched.h ref/tree/nc_tree.h ref/tree/nc_kbin.h host/lib/nc_nicvm.h $(wildcard ref/nicvm/*.h) ref/red/nc_red.h
+NCL_INC  := -Ihost/lib $(COMMON_INC) $(CONTRACT_INC) -Iref/tree -Iref/include -Iref/nicvm -Iref/red
 ALL_TARGETS += $(NCL_T)/test_nicoll $(BUILD)/lib/libnicoll-emu.a
 CHECK_SUITES += tests/nicoll/unit
 

@@ -13,6 +13,7 @@
 #include "nicoll/nc_abi.h"
 #include "nicoll/nc_endian.h"
 #include "nc_internal.h"
+#include "nc_red.h"
 #include "nicoll.h"
 
 _Static_assert(sizeof(((nc_reduce *)0)->children) / sizeof(nc_member) == NC_RED_CHILDREN,
@@ -62,8 +63,8 @@ static void forget(nc_port *p, void *arg)
 static unsigned elem_size(unsigned type)
 {
     switch (type) {
-    case 0: case 1: case 4: return 4;   /* NC_RED_I32, NC_RED_U32, NC_RED_F32 */
-    case 2: case 3: case 5: return 8;   /* NC_RED_I64, NC_RED_U64, NC_RED_F64 */
+    case NC_RED_I32: case NC_RED_U32: case NC_RED_F32: return 4;
+    case NC_RED_I64: case NC_RED_U64: case NC_RED_F64: return 8;
     default: return 0;
     }
 }
@@ -102,8 +103,8 @@ int nc_reduce_start(nc_port *p, const nc_reduce *r, const void *data, void *ctx)
     uint8_t *b;
     int rc;
 
-    if (!p || !r || !data || !(esize = elem_size(r->type)) || r->op > 5 ||
-        (r->op >= 3 && r->type >= 4) || !r->count || r->count > NC_RED_DATA_MAX / esize ||
+    if (!p || !r || !data || !(esize = elem_size(r->type)) || r->op >= NC_RED_NOPS ||
+        (r->op >= NC_RED_BAND && r->type >= NC_RED_F32) || !r->count || r->count > NC_RED_DATA_MAX / esize ||
         r->nchildren > NC_RED_CHILDREN)
         return NC_EINVAL;
     if (!(rq = find(p, true)))
