@@ -23,12 +23,12 @@ FW_DIR   := $(BUILD)/firmware
 FW_SRCS  := $(wildcard firmware/mcp/*.c) $(wildcard firmware/coll/*.c) \
             firmware/hal/hal.c ref/proto/nc_seq.c ref/proto/nc_barrec.c ref/proto/nc_mcack.c ref/proto/nc_mcgroup.c \
             ref/nicvm/nv_verify.c ref/nicvm/nv_vm.c ref/nicvm/nv_env.c ref/nicvm/nv_cost.c \
-            ref/red/nc_red.c ref/red/nc_sfp.c
+            ref/red/nc_red.c ref/red/nc_sfp.c ref/red/nc_xacc.c
 FW_UNIT  := firmware/mcp_image.c
 FW_HDRS  := $(wildcard firmware/mcp/*.h) $(wildcard firmware/coll/*.h) firmware/hal/hal.h \
             $(CONTRACT_HDRS) ref/proto/nc_seq.h ref/proto/nc_seqarith.h ref/proto/nc_barrec.h ref/proto/nc_mcack.h ref/proto/nc_mcgroup.h \
             ref/include/nc_config.h ref/include/nc_logic.h $(wildcard ref/nicvm/*.h) \
-            ref/red/nc_red.h ref/red/nc_sfp.h
+            ref/red/nc_red.h ref/red/nc_sfp.h ref/red/nc_xacc.h
 # -mcmodel=small: globals in 21-bit absolute addressing (one instruction
 # instead of a hi/lo pair, cheap enough to rematerialise: the backend
 # parks fewer address constants on the stack); all of the MCP's data lies

@@ -197,14 +197,14 @@ ALL_TARGETS += $(BYP_T)/mpi_bypass.so
 CHECK_TARGETS += $(foreach v,$(BYP_MUTANTS),$(MPI_MUT)/mpi_bypass-$(v).so)
 CHECK_SUITES += tests/red/bypass/suite
 
-$(BYP_T)/mpi_bypass.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h $(MPI_LIB) $(BIN)/lanai-mpicc
+$(BYP_T)/mpi_bypass.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h tests/red/nic/exact_inputs.h $(MPI_LIB) $(BIN)/lanai-mpicc
 	@mkdir -p $(@D)
 	$(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -lm -o $@
 
 $(MPI_MUT)/libmpi-bypass-%.a: tests/red/bypass/mutants/bypass_%.patch $(MPI_LIB_DEPS) tests/lib/mutate
 	$(call MPI_MUTANT_LIB,bypass-$*)
 
-$(MPI_MUT)/mpi_bypass-%.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-bypass-%.a $(BIN)/lanai-mpicc
+$(MPI_MUT)/mpi_bypass-%.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h tests/red/nic/exact_inputs.h $(MPI_MUT)/libmpi-bypass-%.a $(BIN)/lanai-mpicc
 	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-bypass-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -lm -o $@
 
 # NIC-based MPI_Reduce and MPI_Allreduce (MPI_NC_REDUCE=nic;
@@ -216,11 +216,17 @@ $(MPI_MUT)/mpi_bypass-%.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h $(
 NICRED_MUTANTS := $(patsubst nicred_%.patch,%,$(notdir $(sort $(wildcard tests/red/nic/mutants/nicred_*.patch))))
 CHECK_TARGETS += $(foreach v,$(NICRED_MUTANTS),$(MPI_MUT)/mpi_nicred-$(v).so)
 CHECK_SUITES += tests/red/nic/suite
+# The exact mode's oracle (MPFR's correctly rounded sums of the inputs the
+# program's "exact" scenario reduces).
+ALL_TARGETS += $(BUILD)/tests/red/nic/exact_ref
+$(BUILD)/tests/red/nic/exact_ref: tests/red/nic/exact_ref.c tests/red/nic/exact_inputs.h
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $< -lmpfr -lgmp -o $@
 
 $(MPI_MUT)/libmpi-nicred-%.a: tests/red/nic/mutants/nicred_%.patch $(MPI_LIB_DEPS) tests/lib/mutate
 	$(call MPI_MUTANT_LIB,nicred-$*)
 
-$(MPI_MUT)/mpi_nicred-%.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h $(MPI_MUT)/libmpi-nicred-%.a $(BIN)/lanai-mpicc
+$(MPI_MUT)/mpi_nicred-%.so: tests/red/bypass/mpi_bypass.c tests/mpi/mpitest.h tests/red/nic/exact_inputs.h $(MPI_MUT)/libmpi-nicred-%.a $(BIN)/lanai-mpicc
 	LANAI_MPI_LIB=$(MPI_MUT)/libmpi-nicred-$*.a $(BIN)/lanai-mpicc -std=gnu11 -O2 -Wall -Wextra $< -lm -o $@
 
 # NICVM at the MPI level (host/mpi/mpi_nicvm.c; docs/mpi.md "NICVM

@@ -52,8 +52,18 @@ struct bar {
 
 static struct bar bars[NC_ABI_PORTS];
 static nc_barrec_t rec[NC_ABI_PORTS];
-/* identity of the held message from (node, port) to each local port */
-static uint32_t held_id[NC_ABI_PORTS][NC_ABI_MAX_NODES][NC_ABI_PORTS][2];
+/* identity of the held message from (node, port) to each local port:
+ * 128 KB, in the arena in an image with the NIC reduction (the small code
+ * model's 1 MiB of data has no room left for it beside the reduction's
+ * code; the barrier registers first, so the arena always holds it), static
+ * elsewhere (a 1 MB board's arena is smaller than it) */
+typedef uint32_t held_ids_t[NC_ABI_PORTS][NC_ABI_MAX_NODES][NC_ABI_PORTS][2];
+#if NC_FW_REDUCE
+static uint32_t (*held_id)[NC_ABI_MAX_NODES][NC_ABI_PORTS][2];
+#else
+static held_ids_t held_store;
+static uint32_t (*const held_id)[NC_ABI_MAX_NODES][NC_ABI_PORTS][2] = held_store;
+#endif
 /* the barrier buffers' DMA target: its own page (the DMA writes it) */
 static uint32_t bar_list[NC_ABI_PORTS][1 + NC_BAR_MAX_STEPS] __attribute__((aligned(4096)));
 
@@ -68,6 +78,9 @@ static void bar_init(void)
     /* rec[] is not nc_bar_init'ed: the loader zeroes SRAM, and all zero is
      * what nc_bar_init makes (closed, nothing recorded); clearing the
      * eight 2 KB records here would overrun the loader's 500 us handshake */
+#if NC_FW_REDUCE
+    held_id = mcp_sram(sizeof(held_ids_t));     /* zero, as the loader leaves it */
+#endif
 }
 
 static const uint8_t ph_kind[3] = {
@@ -232,8 +245,8 @@ static void bar_port_open(uint32_t pi)
     if (!nc_bar_open(&rec[pi]))
         return;
     while (nc_bar_next_reject(&rec[pi], &node, &port)) {
-        send_pkt(pi, node, port, NC_PT_BAR_REJECT & 0xFF, held_id[pi][node][port][0],
-                 held_id[pi][node][port][1]);
+        send_pkt(pi, node, port, NC_PT_BAR_REJECT & 0xFF, held_id ? held_id[pi][node][port][0] : 0,
+                 held_id ? held_id[pi][node][port][1] : 0);
         ap->bar_rejects++;
     }
 }
@@ -282,8 +295,10 @@ static void bar_packet(uint32_t src, const struct nc_pkt *h)
     if (!port_is_open(pi)) {
         (void)nc_bar_receive(&rec[pi], src, sp);    /* NC_BAR_HELD */
         n_held[pi]++;
-        held_id[pi][src][sp][0] = h->pad2[0];
-        held_id[pi][src][sp][1] = h->pad2[1];
+        if (held_id) {
+            held_id[pi][src][sp][0] = h->pad2[0];
+            held_id[pi][src][sp][1] = h->pad2[1];
+        }
         return;
     }
     if (b->state == B_RUN) {

@@ -42,16 +42,29 @@
  * every member that waits on the dead one. Packets for an instance that
  * ended in failure are dropped (a ring of the last RED_DEAD), so a live
  * child's late segment cannot open a slot nobody will claim.
+ *
+ * An exact block (NC_RED_EXACT: a binary32 or binary64 sum of at most
+ * NC_RED_XMAX elements) does not combine segments in a fixed order. Its
+ * slot takes one of RED_XAREAS areas of the arena (ref/red's exact
+ * accumulators, one per element, and room for the packets to the parent),
+ * adds its own data and merges each child's wire windows (NC_PT_RED_XUP)
+ * in whatever order they come: the accumulators' integer sum does not
+ * depend on it. Children send in element order, so the prefix every child
+ * has reached is complete; it goes up encoded as it grows. The root
+ * rounds each sum once into its block; an allreduce sends the rounded
+ * result down the ordinary way.
  */
 #include "mcp_plugin.h"
 #include "mcp_port.h"
 #include "reduce.h"
 #include "nc_red.h"
+#include "nc_xacc.h"
 
 #define RED_UP    (NC_PT_RED_UP & 0xFFu)
 #define RED_DOWN  (NC_PT_RED_DOWN & 0xFFu)
 #define RED_PROBE (NC_PT_RED_PROBE & 0xFFu)
 #define RED_FAIL  (NC_PT_RED_FAIL & 0xFFu)
+#define RED_XUP   (NC_PT_RED_XUP & 0xFFu)
 #define RED_SLOTS  8u           /* reductions in flight at one NIC, early ones included */
 #define RED_EARLY  (RED_SLOTS - 2u)     /* slots opened by early packets: the rest stay for
                                            the host's own commands, so that children running
@@ -62,6 +75,12 @@
 #define RED_PROBE_TICKS 2000u   /* 1 ms of the RTC's 0.5 us ticks: long beside a reduction's
                                    latency and skew, short beside a send time-out */
 #define RED_DEAD   8u           /* instances that ended in failure, remembered */
+#define RED_XAREAS 2u           /* exact-mode reductions running at one NIC: libmpi has at
+                                   most 2 in flight per process (MPI_NIC_RED_OUT); a third
+                                   waits for an area with its packets held */
+#define RED_XPKTS  16u          /* up packets of one exact reduction: a packet holds at least
+                                   14 windows of the largest size, so 128 elements take 10 */
+#define RED_XOUT   (NC_RED_XMAX * NC_XACC_WIRE_MAX + 2u * RED_XPKTS)   /* words */
 
 enum { RS_FREE, RS_EARLY, RS_FETCH, RS_RUN };
 
@@ -83,13 +102,19 @@ struct red_slot {
     uint32_t since;             /* RTC when it last made progress or probed */
     uint32_t probing;           /* a probe in flight */
     uint32_t told;              /* its failure sent to its parent and children */
+    uint32_t exact;             /* NC_RED_EXACT: accumulators in an area */
+    uint32_t xa;                /* 1 + its area's index; 0 none */
+    uint32_t xwait;             /* exact, waiting for an area */
+    uint32_t xown;              /* its own elements are in the accumulators */
+    uint32_t xenc;              /* elements encoded for the parent */
+    uint16_t prog[NC_RED_CHILDREN];    /* elements merged from each child */
     struct red_seg seg[RED_SEGS];
     struct nc_red_block hdr __attribute__((aligned(8)));
     uint32_t data[NC_RED_DATA_MAX / 4] __attribute__((aligned(8)));
 };
 
 struct red_chunk {
-    uint32_t used, slot, seg, from, len;
+    uint32_t used, slot, seg, from, len, x;    /* x: an exact-mode packet (RED_XUP) */
     uint32_t data[NC_RED_SEG / 4] __attribute__((aligned(8)));
 };
 
@@ -97,6 +122,22 @@ static struct red_slot *red_slot;     /* RED_SLOTS, in the arena */
 static struct { uint32_t port, gen, instance; } red_dead[RED_DEAD];
 static uint32_t red_dead_next;
 static struct red_chunk *red_chunk;   /* RED_CHUNKS */
+
+/* An exact reduction's accumulators, one per element, and its packets to
+ * the parent: packet p is out[off[p] .. off[p + 1]), each starting on 8
+ * bytes; the open one (not yet sent) is np - 1 while open is set. */
+struct red_xarea {
+    uint32_t used;
+    uint32_t np, open, cur, acked;
+    uint32_t off[RED_XPKTS + 1];
+    struct nc_xacc acc[NC_RED_XMAX];
+    uint32_t out[RED_XOUT] __attribute__((aligned(8)));
+};
+static struct red_xarea *red_xarea;   /* RED_XAREAS; NULL: no exact mode */
+
+_Static_assert(1u + 14u * NC_XACC_WIRE_MAX <= NC_RED_SEG / 4u &&
+               (NC_RED_XMAX + 13u) / 14u <= RED_XPKTS, "an exact reduction's packets");
+_Static_assert(NC_RED_XMAX * 8u <= NC_RED_SEG, "an exact reduction's data is one segment");
 
 /* Why packets were refused or dropped (for a debugger or mcp_profile). */
 static struct {
@@ -109,6 +150,7 @@ static void red_init(void)
     red_chunk = red_slot ? mcp_sram(RED_CHUNKS * sizeof *red_chunk) : 0;
     if (!red_chunk)
         red_slot = 0;
+    red_xarea = red_slot ? mcp_sram(RED_XAREAS * sizeof *red_xarea) : 0;
 }
 
 static uint32_t seg_bytes(const struct red_slot *s, uint32_t k)
@@ -137,6 +179,8 @@ static void chunks_free(uint32_t si)
     red_slot[si].chunks = 0;
 }
 
+static void xa_give(struct red_slot *s);
+
 /* The slot is done when nothing is in flight and every segment went where
  * it goes (or a failure ended it): the port's event, the slot free. */
 static void red_try_end(struct red_slot *s)
@@ -157,6 +201,7 @@ static void red_try_end(struct red_slot *s)
     port_event(s->port, s->gen, NC_EV_REDUCE, s->status, s->cookie, s->len, 0, 0);
     chunks_free(slot_index(s));
     s->state = RS_FREE;
+    xa_give(s);
 }
 
 /* Once the tree is known: FAIL to the parent, and to the children of an
@@ -255,12 +300,18 @@ static void red_result(struct red_slot *s, uint32_t k)
                  s->data + k * (NC_RED_SEG / 4), s->hi + (lo < s->lo), lo, seg_bytes(s, k));
 }
 
+static void x_advance(struct red_slot *s);
+
 /* Combine what segment k can in order; once complete, up (or the result). */
 static void red_advance(struct red_slot *s, uint32_t k)
 {
     struct red_seg *g = &s->seg[k];
     uint32_t si = slot_index(s);
 
+    if (s->exact) {
+        x_advance(s);
+        return;
+    }
     if (s->state != RS_RUN || s->status || !g->own || g->up || g->res)
         return;
     while (g->next < s->hdr.nchildren) {
@@ -296,6 +347,251 @@ static void red_settle(struct red_slot *s, uint32_t status)
         red_fail(s, status);
     else
         red_try_end(s);
+}
+
+/* ---- exact mode (NC_RED_EXACT) ------------------------------------------
+ * Every element has an accumulator (ref/red/nc_xacc.h) in the slot's area:
+ * the NIC adds its own elements and merges each child's windows as they
+ * come, in any order, since integer addition commutes. Each child's
+ * packets come in element order, so what is complete is the prefix every
+ * child has reached: a member encodes that prefix into packets for its
+ * parent as it grows (a packet goes once the next window does not fit, the
+ * last at the end), and the root rounds each element once into the slot's
+ * data, which then goes down and into the block as an ordered result does.
+ * An area is taken once the header is in and given back when the last up
+ * packet is acknowledged (at the root, after rounding); a slot that finds
+ * none waits, its children's packets held in chunks or refused. */
+enum { X_OK, X_DUP, X_LATER, X_BAD };
+
+static void red_fetch_data(struct red_slot *s);
+
+static struct red_xarea *xa_of(const struct red_slot *s)
+{
+    return &red_xarea[s->xa - 1u];
+}
+
+static uint32_t child_index(const struct red_slot *s, uint32_t from)
+{
+    uint32_t c = 0;
+
+    while (c < s->hdr.nchildren && s->hdr.child[c] != from)
+        c++;
+    return c;
+}
+
+/* Child c's packet (p[0] its first element, then windows): merged when it
+ * is the next one, X_DUP when already merged, X_LATER when one before it
+ * is missing, X_BAD when a window is malformed (the slot then fails: some
+ * of it may be merged). */
+static uint32_t x_merge(struct red_slot *s, uint32_t c, const uint32_t *p, uint32_t words)
+{
+    struct red_xarea *a = xa_of(s);
+    uint32_t e = p[0], i = 1;
+
+    if (e != s->prog[c])
+        return e < s->prog[c] ? X_DUP : X_LATER;
+    while (i < words) {
+        uint32_t used;
+
+        if (e >= s->count || !(used = nc_xacc_merge_wire(&a->acc[e], p + i, words - i)))
+            return X_BAD;
+        i += used;
+        e++;
+    }
+    s->prog[c] = (uint16_t)e;
+    s->since = hal_rtc();
+    return X_OK;
+}
+
+/* Held packets of the slot merged, in each child's order. */
+static void x_chunks(struct red_slot *s)
+{
+    uint32_t si = slot_index(s);
+    bool more = true;
+
+    while (more && !s->status) {
+        more = false;
+        for (uint32_t i = 0; i < RED_CHUNKS; i++) {
+            struct red_chunk *k = &red_chunk[i];
+            uint32_t r;
+
+            if (!k->used || k->slot != si)
+                continue;
+            r = x_merge(s, child_index(s, k->from), k->data, k->len / 4u);
+            if (r == X_LATER)
+                continue;
+            k->used = 0;
+            s->chunks--;
+            if (r == X_BAD) {
+                red_ctr.malformed++;
+                red_fail(s, NC_ST_EINVAL);
+                return;
+            }
+            more = r == X_OK;
+        }
+    }
+}
+
+/* The area's accumulators emptied, held packets merged, the own data
+ * fetched. */
+static void x_begin(struct red_slot *s)
+{
+    struct red_xarea *a = xa_of(s);
+    uint32_t n = s->type == NC_RED_F64 ? NC_XACC64_WORDS : NC_XACC32_WORDS;
+
+    a->np = a->open = a->cur = a->acked = 0;
+    a->off[0] = 0;
+    for (uint32_t i = 0; i < s->count; i++)
+        nc_xacc_init(&a->acc[i], n);
+    x_chunks(s);
+    if (!s->status)
+        red_fetch_data(s);
+}
+
+static bool xa_take(struct red_slot *s)
+{
+    for (uint32_t i = 0; red_xarea && i < RED_XAREAS; i++)
+        if (!red_xarea[i].used) {
+            red_xarea[i].used = 1;
+            s->xa = i + 1u;
+            return true;
+        }
+    return false;
+}
+
+/* s's area back; the oldest slot waiting for one starts. */
+static void xa_give(struct red_slot *s)
+{
+    if (!s->xa)
+        return;
+    xa_of(s)->used = 0;
+    s->xa = 0;
+    for (uint32_t i = 0; i < RED_SLOTS; i++) {
+        struct red_slot *w = &red_slot[i];
+
+        if (w->state == RS_RUN && w->xwait && !w->status && xa_take(w)) {
+            w->xwait = 0;
+            x_begin(w);
+            return;
+        }
+    }
+}
+
+static void x_up_sent(uint16_t tok, uint32_t status)
+{
+    struct red_slot *s = slot_of_tok(tok);
+    struct red_xarea *a = xa_of(s);
+
+    mcp_release(tok);
+    if (++a->acked == a->np && !a->open && s->xenc == s->count) {
+        s->seg[0].up = 2;
+        xa_give(s);
+    }
+    red_settle(s, status);
+}
+
+/* The open packet to the parent. */
+static bool x_send(struct red_slot *s)
+{
+    struct red_xarea *a = xa_of(s);
+    uint32_t p = a->np - 1u, at = a->off[p];
+
+    a->open = 0;
+    a->off[a->np] = (a->cur + 1u) & ~1u;
+    if (mcp_send_data(s->port, s->hdr.parent >> 8, s->hdr.parent & 0xFFu, RED_XUP, s->instance,
+                      slot_index(s) << 8 | p, a->out + at, (a->cur - at) * 4u, x_up_sent) < 0) {
+        red_fail(s, NC_ST_ENORES);
+        return false;
+    }
+    s->pending++;
+    s->seg[0].up = 1;
+    return true;
+}
+
+/* What is complete goes on: encoded for the parent, or rounded at the root. */
+static void x_advance(struct red_slot *s)
+{
+    struct red_xarea *a;
+    uint32_t done = s->count;
+
+    if (s->state != RS_RUN || s->status || !s->xa || !s->seg[0].own || s->seg[0].res)
+        return;
+    a = xa_of(s);
+    if (!s->xown) {
+        for (uint32_t i = 0; i < s->count; i++)
+            if (s->type == NC_RED_F64)
+                nc_xacc_add_f64(&a->acc[i], (uint64_t)s->data[2u * i] << 32 | s->data[2u * i + 1u]);
+            else
+                nc_xacc_add_f32(&a->acc[i], s->data[i]);
+        s->xown = 1;
+    }
+    for (uint32_t c = 0; c < s->hdr.nchildren; c++)
+        if (s->prog[c] < done)
+            done = s->prog[c];
+    if (s->hdr.parent == NC_MC_ROOT) {
+        if (done < s->count)
+            return;
+        for (uint32_t i = 0; i < s->count; i++)
+            if (s->type == NC_RED_F64) {
+                uint64_t v = nc_xacc_round_f64(&a->acc[i]);
+
+                s->data[2u * i] = (uint32_t)(v >> 32);
+                s->data[2u * i + 1u] = (uint32_t)v;
+            } else {
+                s->data[i] = nc_xacc_round_f32(&a->acc[i]);
+            }
+        xa_give(s);
+        red_result(s, 0);
+        return;
+    }
+    while (s->xenc < done) {
+        uint32_t w = 0, at;
+
+        if (a->open) {
+            at = a->off[a->np - 1u];
+            w = nc_xacc_encode(&a->acc[s->xenc], a->out + a->cur, NC_RED_SEG / 4u - (a->cur - at));
+        }
+        if (!w) {
+            if (a->open && !x_send(s))
+                return;
+            a->cur = a->off[a->np];
+            a->out[a->cur++] = s->xenc;
+            a->np++;
+            a->open = 1;
+            continue;
+        }
+        a->cur += w;
+        s->xenc++;
+    }
+    if (s->xenc == s->count && a->open)
+        (void)x_send(s);
+}
+
+/* A child's RED_XUP for a running exact slot with its area. */
+static enum mcp_rx_verdict x_data(struct red_slot *s, uint32_t from, const uint32_t *payload,
+                                  uint32_t words)
+{
+    uint32_t c = child_index(s, from);
+
+    if (c == s->hdr.nchildren || s->seg[0].res) {
+        red_ctr.malformed++;
+        return MCP_RX_DONE;
+    }
+    switch (x_merge(s, c, payload, words)) {
+    case X_LATER:
+        return MCP_RX_REFUSE;
+    case X_DUP:
+        red_ctr.malformed++;
+        return MCP_RX_DONE;
+    case X_BAD:
+        red_ctr.malformed++;
+        red_fail(s, NC_ST_EINVAL);
+        return MCP_RX_DONE;
+    default:
+        x_advance(s);
+        red_try_end(s);
+        return MCP_RX_DONE;
+    }
 }
 
 static void red_up_sent(uint16_t tok, uint32_t status)
@@ -358,6 +654,7 @@ static void red_hdr_fetched(uint32_t port, uint32_t gen, uint16_t si, bool last,
     struct red_slot *s = &red_slot[si % RED_SLOTS];
     const struct nc_red_block *h = &s->hdr;
     uint32_t op = h->op_type >> 8 & 0xFFu, type = h->op_type & 0xFFu, bytes, ew;
+    bool exact;
 
     (void)port, (void)gen, (void)last;
     s->pending--;
@@ -367,10 +664,13 @@ static void red_hdr_fetched(uint32_t port, uint32_t gen, uint16_t si, bool last,
     }
     ew = nc_red_elem_words(type);
     bytes = s->len - NC_RED_HDR_BYTES;
-    if (h->instance != s->instance || (h->op_type & ~(NC_RED_ALL | 0xFFFFu)) ||
+    exact = (h->op_type & NC_RED_EXACT) != 0;
+    if (h->instance != s->instance || (h->op_type & ~(NC_RED_ALL | NC_RED_EXACT | 0xFFFFu)) ||
         !nc_red_valid(op, type) || !h->count || h->count > NC_RED_DATA_MAX ||
         h->count * 4u * ew != bytes || h->nchildren > NC_RED_CHILDREN ||
-        (h->parent != NC_MC_ROOT && !member_ok(h->parent))) {
+        (h->parent != NC_MC_ROOT && !member_ok(h->parent)) ||
+        (exact && (op != NC_RED_SUM || (type != NC_RED_F32 && type != NC_RED_F64) ||
+                   h->count > NC_RED_XMAX))) {
         red_fail(s, NC_ST_EINVAL);
         return;
     }
@@ -383,12 +683,14 @@ static void red_hdr_fetched(uint32_t port, uint32_t gen, uint16_t si, bool last,
     s->type = type;
     s->all = (h->op_type & NC_RED_ALL) != 0;
     s->count = h->count;
+    s->exact = exact;
     s->nseg = (bytes + NC_RED_SEG - 1) / NC_RED_SEG;
     /* what came early from anyone but a child, or does not fit, goes */
     for (uint32_t i = 0; i < RED_CHUNKS; i++)
         if (red_chunk[i].used && red_chunk[i].slot == si &&
-            (!is_child(s, red_chunk[i].from) || red_chunk[i].seg >= s->nseg ||
-             red_chunk[i].len != seg_bytes(s, red_chunk[i].seg))) {
+            (!is_child(s, red_chunk[i].from) || red_chunk[i].x != exact ||
+             (!exact && (red_chunk[i].seg >= s->nseg ||
+                         red_chunk[i].len != seg_bytes(s, red_chunk[i].seg))))) {
             red_chunk[i].used = 0;
             s->chunks--;
             red_ctr.malformed++;
@@ -401,6 +703,21 @@ static void red_hdr_fetched(uint32_t port, uint32_t gen, uint16_t si, bool last,
     }
     if (s->hdr.nchildren || (s->all && s->hdr.parent != NC_MC_ROOT))
         mcp_timer_need();       /* it may wait on a peer: probes */
+    if (!s->exact)
+        red_fetch_data(s);
+    else if (!red_xarea)
+        red_fail(s, NC_ST_ENORES);
+    else if (xa_take(s))
+        x_begin(s);
+    else
+        s->xwait = 1;           /* an area's end starts it (xa_give) */
+}
+
+/* The own data, segment by segment. */
+static void red_fetch_data(struct red_slot *s)
+{
+    uint32_t si = slot_index(s);
+
     for (uint32_t k = 0; k < s->nseg; k++) {
         uint32_t off = NC_RED_HDR_BYTES + k * NC_RED_SEG, lo = s->lo + off;
 
@@ -445,6 +762,9 @@ static struct red_slot *slot_new(uint32_t port, uint32_t instance, uint32_t stat
             s->gen = port_gen(port);
             s->instance = instance;
             s->status = s->pending = s->chunks = s->probing = s->told = 0;
+            s->exact = s->xa = s->xwait = s->xown = s->xenc = 0;
+            for (uint32_t c = 0; c < NC_RED_CHILDREN; c++)
+                s->prog[c] = 0;
             s->since = hal_rtc();
             s->cookie = s->hi = s->lo = s->len = s->nseg = 0;
             for (uint32_t k = 0; k < RED_SEGS; k++)
@@ -503,9 +823,11 @@ static enum mcp_rx_verdict red_data(uint32_t src, const struct nc_pkt *h, uint16
     struct red_slot *s;
     struct red_seg *g;
 
+    bool x = (h->type & 0xFFu) == RED_XUP;
+
     (void)b;
-    if (pi >= NC_ABI_PORTS || !red_slot || k >= RED_SEGS || !h->len || h->len > NC_RED_SEG ||
-        h->len % 4u) {
+    if (pi >= NC_ABI_PORTS || !red_slot || k >= (x ? RED_XPKTS : RED_SEGS) ||
+        h->len < (x ? 8u : 1u) || h->len > NC_RED_SEG || h->len % 4u) {
         red_ctr.malformed++;
         return MCP_RX_DONE;
     }
@@ -534,7 +856,18 @@ static enum mcp_rx_verdict red_data(uint32_t src, const struct nc_pkt *h, uint16
         red_try_end(s);
         return MCP_RX_DONE;
     }
-    if (s && s->state == RS_RUN) {
+    if (s && s->state == RS_RUN && s->exact != x) {
+        red_ctr.malformed++;                /* the other mode's packet */
+        return MCP_RX_DONE;
+    }
+    if (s && s->state == RS_RUN && x) {
+        if (s->xa)
+            return x_data(s, from, payload, h->len / 4u);
+        if (!s->xwait || !is_child(s, from)) {
+            red_ctr.malformed++;            /* after its end, or not from a child */
+            return MCP_RX_DONE;
+        }
+    } else if (s && s->state == RS_RUN) {
         g = &s->seg[k];
         if (k >= s->nseg || h->len != seg_bytes(s, k) || !is_child(s, from) || g->up || g->res) {
             red_ctr.malformed++;
@@ -564,9 +897,10 @@ static enum mcp_rx_verdict red_data(uint32_t src, const struct nc_pkt *h, uint16
         red_chunk[i].seg = k;
         red_chunk[i].from = from;
         red_chunk[i].len = h->len;
+        red_chunk[i].x = x;
         copy_words(red_chunk[i].data, payload, h->len / 4);
         s->chunks++;
-        if (s->state == RS_RUN)
+        if (s->state == RS_RUN && !x)
             red_advance(s, k);
         return MCP_RX_DONE;
     }
@@ -605,7 +939,16 @@ static void red_packet(uint32_t src, const struct nc_pkt *h)
  * result from the parent), or NC_MC_ROOT. */
 static uint32_t waits_on(const struct red_slot *s)
 {
-    for (uint32_t k = 0; k < s->nseg; k++) {
+    if (s->exact && s->xa && s->seg[0].own && !s->seg[0].res) {
+        uint32_t c = 0;
+
+        for (uint32_t i = 1; i < s->hdr.nchildren; i++)
+            if (s->prog[i] < s->prog[c])
+                c = i;
+        if (c < s->hdr.nchildren && s->prog[c] < s->count)
+            return s->hdr.child[c];
+    }
+    for (uint32_t k = 0; !s->exact && k < s->nseg; k++) {
         const struct red_seg *g = &s->seg[k];
 
         if (g->own && !g->up && !g->res && g->next < s->hdr.nchildren)
@@ -659,6 +1002,7 @@ static void red_port_closed(uint32_t pi)
         if (s->state == RS_EARLY || !s->pending) {
             chunks_free(i);
             s->state = RS_FREE;
+            xa_give(s);
         } else if (!s->status) {
             s->status = NC_ST_ECLOSED;
         }
@@ -667,7 +1011,7 @@ static void red_port_closed(uint32_t pi)
 
 const struct mcp_coll nc_reduce = {
     .cmd = NC_CMD_REDUCE,
-    .type_first = RED_UP, .type_last = RED_FAIL,
+    .type_first = RED_UP, .type_last = RED_XUP,
     .init = red_init,
     .command = red_command,
     .packet = red_packet,

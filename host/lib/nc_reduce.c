@@ -105,7 +105,8 @@ int nc_reduce_start(nc_port *p, const nc_reduce *r, const void *data, void *ctx)
 
     if (!p || !r || !data || !(esize = elem_size(r->type)) || r->op >= NC_RED_NOPS ||
         (r->op >= NC_RED_BAND && r->type >= NC_RED_F32) || !r->count || r->count > NC_RED_DATA_MAX / esize ||
-        r->nchildren > NC_RED_CHILDREN)
+        r->nchildren > NC_RED_CHILDREN ||
+        (r->exact && (r->op != NC_RED_SUM || r->type < NC_RED_F32 || r->count > NC_RED_XMAX)))
         return NC_EINVAL;
     if (!(rq = find(p, true)))
         return NC_ENORES;
@@ -130,7 +131,8 @@ int nc_reduce_start(nc_port *p, const nc_reduce *r, const void *data, void *ctx)
     b = rq->blocks + (size_t)k * BLOCK;
     memset(b, 0, NC_RED_HDR_BYTES);
     nc_put_be32(b + offsetof(struct nc_red_block, instance), r->instance);
-    nc_put_be32(b + offsetof(struct nc_red_block, op_type), NC_RED_OP_TYPE(r->op, r->type, r->all));
+    nc_put_be32(b + offsetof(struct nc_red_block, op_type), NC_RED_OP_TYPE(r->op, r->type, r->all) |
+                                                          (r->exact ? NC_RED_EXACT : 0u));
     nc_put_be32(b + offsetof(struct nc_red_block, count), (uint32_t)r->count);
     nc_put_be32(b + offsetof(struct nc_red_block, parent), r->root ? NC_MC_ROOT : member(r->parent));
     nc_put_be32(b + offsetof(struct nc_red_block, nchildren), r->nchildren);

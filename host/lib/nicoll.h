@@ -311,14 +311,19 @@ unsigned nc_barrier_counter(const nc_port *p, enum nc_barrier_counter which);
  * port's next nc_reduce_start; elsewhere buf is NULL. Floating point is
  * ordered: each combine is one IEEE-754 operation, child (op) running
  * result with the child's value as the first operand, as libmpi's
- * binomial reduction computes. At most NC_REDUCE_INFLIGHT in flight per
- * port (NC_EAGAIN beyond); instances unique among them. */
+ * binomial reduction computes. With exact set (a sum of NC_RED_F32 or
+ * NC_RED_F64, count <= NC_RED_XMAX, the same at every member) the sum is
+ * exact instead: the NICs add into exact accumulators (ref/red/nc_xacc.h)
+ * and the root rounds once, so the result is the correctly rounded sum,
+ * the same bits whatever the tree. At most NC_REDUCE_INFLIGHT in flight
+ * per port (NC_EAGAIN beyond); instances unique among them. */
 #define NC_REDUCE_INFLIGHT 8u
 typedef struct nc_reduce {
     uint32_t instance;
     unsigned op, type;          /* enum nc_red_op, enum nc_red_type (ref/red/nc_red.h) */
     size_t count;               /* elements: count x size <= NC_RED_DATA_MAX */
     bool all;                   /* an allreduce: every member gets the result */
+    bool exact;                 /* NC_RED_EXACT: the correctly rounded sum */
     bool root;                  /* no parent */
     nc_member parent;
     unsigned nchildren;         /* <= NC_RED_CHILDREN */

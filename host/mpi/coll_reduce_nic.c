@@ -20,6 +20,15 @@
  * of two ranks or more whose context id the instance key holds. Every
  * member passes the same op, type and count, so every member decides
  * alike; any other call takes the host's algorithm.
+ *
+ * MPI_NC_REDUCE_FP=exact: a sum of float or double is exact instead
+ * (nicoll.h's exact, the NIC's accumulators): the correctly rounded sum,
+ * the same bits on any tree and any number of ranks, of any length, in
+ * pieces of NC_RED_XMAX elements, one NIC reduction each, on one request.
+ * A float sum the NIC cannot take (a derived type, a communicator the
+ * instance key cannot hold) is then an MPI error, never an ordered result
+ * under the exact mode's name; a communicator of one rank is its own
+ * exact sum.
  */
 #include "coll_table.h"
 #include "nc_red.h"
@@ -30,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned long on_nic, on_host;   /* calls each way (MPI_NC_REDUCE_STATS) */
+static unsigned long on_nic, on_host, on_exact;    /* calls each way (MPI_NC_REDUCE_STATS) */
 
 static int nic_op(MPI_Op op)
 {
@@ -63,23 +72,49 @@ static int nic_type(MPI_Datatype t)
     }
 }
 
+/* A sum of float or double under MPI_NC_REDUCE_FP=exact. */
+static bool wants_exact(MPI_Datatype t, MPI_Op op)
+{
+    return mpi_state.reduce_exact && op == MPI_SUM && t->predefined &&
+           (t->base == B_FLOAT || t->base == B_DOUBLE);
+}
+
 static bool eligible(int count, MPI_Datatype t, MPI_Op op, MPI_Comm c)
 {
     int o = nic_op(op), ty = nic_type(t);
 
     /* bitwise ops on integers only (nc_red_valid) */
     return c->size > 1 && count > 0 && o >= 0 && ty >= 0 && !(o >= NC_RED_BAND && ty >= NC_RED_F32) &&
-           (size_t)count * t->size <= NC_RED_DATA_MAX && c->ctx < 0x10000u;
+           ((size_t)count * t->size <= NC_RED_DATA_MAX || wants_exact(t, op)) &&
+           c->ctx < 0x10000u;
 }
 
-/* This rank's part, on a tree rooted at root, started. */
+/* The exact mode's refusal of a float sum the NIC cannot take (see the
+ * top); 0 when the call may run on the host. */
+static int refuse_inexact(int count, MPI_Datatype t, MPI_Op op, MPI_Comm c, const char *call)
+{
+    bool is_float = t->base == B_FLOAT || t->base == B_DOUBLE ||
+                    (!t->predefined && mpi_state.reduce_exact);
+
+    if (!mpi_state.reduce_exact || op != MPI_SUM || !is_float || c->size == 1 || count == 0)
+        return 0;
+    return mpi_error(c, MPI_ERR_OTHER, call, "MPI_NC_REDUCE_FP=exact: the NIC's exact sum takes "
+                     "MPI_FLOAT or MPI_DOUBLE on a communicator with a context id below 65536; "
+                     "this call has %s", !t->predefined || !t->contig ? "a derived datatype" :
+                     "a context id beyond");
+}
+
+/* This rank's part, on a tree rooted at root, started: one piece, or an
+ * exact sum's pieces of NC_RED_XMAX elements. */
 static int start(const void *own, void *out, int count, MPI_Datatype t, MPI_Op op, int root,
                  bool all, MPI_Comm c, const char *call, MPI_Request *req)
 {
-    int n = c->size, vr = (c->rank - root + n) % n, rc;
-    nc_reduce r = { .instance = c->ctx << 16 | (c->red_seq++ & 0xFFFFu),
-                    .op = (unsigned)nic_op(op), .type = (unsigned)nic_type(t),
-                    .count = (size_t)count, .all = all, .root = vr == 0 };
+    int n = c->size, vr = (c->rank - root + n) % n, rc = NC_OK;
+    bool exact = wants_exact(t, op);
+    size_t piece = exact ? NC_RED_XMAX : (size_t)count;
+    nc_reduce r = { .op = (unsigned)nic_op(op), .type = (unsigned)nic_type(t),
+                    .all = all, .exact = exact, .root = vr == 0 };
+    MPI_Request q;
 
     for (int mask = 1; mask < n; mask <<= 1) {
         if (vr & mask) {
@@ -91,8 +126,24 @@ static int start(const void *own, void *out, int count, MPI_Datatype t, MPI_Op o
                 (nc_member){ .node = (uint16_t)mpi_world_rank(c, (vr + mask + root) % n) };
     }
     on_nic++;
-    if ((rc = mpi_ireduce_nic(&r, own, out, c, req)))
+    if (exact)
+        on_exact++;
+    q = mpi_nicred_request(c);
+    for (size_t at = 0; at < (size_t)count && rc == NC_OK; at += piece) {
+        r.instance = c->ctx << 16 | (c->red_seq++ & 0xFFFFu);
+        r.count = (size_t)count - at < piece ? (size_t)count - at : piece;
+        rc = mpi_ireduce_nic(&r, (const char *)own + at * t->size,
+                             out ? (char *)out + at * t->size : NULL, q);
+    }
+    mpi_nicred_started(q);
+    if (rc) {
+        /* the started pieces still end at the NIC: the request goes with them */
+        q->freed = true;
+        if (q->complete)
+            mpi_req_release(q);
         return mpi_error(c, MPI_ERR_OTHER, call, "NIC reduction: %s", nc_strerror(rc));
+    }
+    *req = q;
     return MPI_SUCCESS;
 }
 
@@ -122,6 +173,10 @@ int coll_reduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI
                     MPI_Comm c)
 {
     if (!eligible(count, t, op, c)) {
+        int rc = refuse_inexact(count, t, op, c, "MPI_Reduce");
+
+        if (rc)
+            return rc;
         on_host++;
         return coll_reduce_binomial(sbuf, rbuf, count, t, op, root, c);
     }
@@ -133,6 +188,10 @@ int coll_allreduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, 
                        MPI_Comm c)
 {
     if (!eligible(count, t, op, c)) {
+        int rc = refuse_inexact(count, t, op, c, "MPI_Allreduce");
+
+        if (rc)
+            return rc;
         on_host++;
         return coll_allreduce_recursive_doubling(sbuf, rbuf, count, t, op, c);
     }
@@ -147,6 +206,10 @@ int coll_ireduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t, MP
                      MPI_Comm c, MPI_Request *req)
 {
     if (!eligible(count, t, op, c)) {
+        int rc = refuse_inexact(count, t, op, c, "MPI_Ireduce");
+
+        if (rc)
+            return rc;
         on_host++;
         return coll_ireduce_binomial(sbuf, rbuf, count, t, op, root, c, req);
     }
@@ -158,6 +221,10 @@ int coll_iallreduce_nic(const void *sbuf, void *rbuf, int count, MPI_Datatype t,
                         MPI_Comm c, MPI_Request *req)
 {
     if (!eligible(count, t, op, c)) {
+        int rc = refuse_inexact(count, t, op, c, "MPI_Iallreduce");
+
+        if (rc)
+            return rc;
         on_host++;
         return coll_iallreduce_reduce_bcast(sbuf, rbuf, count, t, op, c, req);
     }
@@ -170,6 +237,6 @@ void coll_reduce_nic_report(void)
     const char *s = getenv("MPI_NC_REDUCE_STATS");
 
     if (mpi_state.reduce_nic && s && strcmp(s, "0"))
-        nc_host_printf("libmpi: rank %d: nic reduce: on_nic=%lu on_host=%lu\n",
-                       mpi_state.world_rank, on_nic, on_host);
+        nc_host_printf("libmpi: rank %d: nic reduce: on_nic=%lu on_host=%lu exact=%lu\n",
+                       mpi_state.world_rank, on_nic, on_host, on_exact);
 }

@@ -170,17 +170,19 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         nc_host_printf("libmpi: MPI_NC_REDUCE='%s' is not 'host', 'bypass' or 'nic'\n", s);
         nc_host_exit(2);
     }
-    /* MPI_NC_REDUCE_FP: exact names the NIC's exact accumulation, which
-     * the firmware does not have yet: refused rather than silently
-     * replaced, so that a measurement never reports ordered numbers as
-     * the exact mode's */
+    /* MPI_NC_REDUCE_FP: exact is the NIC's exact accumulation
+     * (coll_reduce_nic.c), so it asks for the NIC's reduction: refused
+     * without it rather than ignored, so that a measurement never reports
+     * ordered numbers as the exact mode's */
     s = getenv("MPI_NC_REDUCE_FP");
-    if (s && strcmp(s, "ordered")) {
-        if (!strcmp(s, "exact"))
-            nc_host_printf("libmpi: MPI_NC_REDUCE_FP='exact': the NIC's exact mode is not in "
-                           "this firmware yet; use 'ordered'\n");
-        else
-            nc_host_printf("libmpi: MPI_NC_REDUCE_FP='%s' is not 'ordered' or 'exact'\n", s);
+    mpi_state.reduce_exact = s && !strcmp(s, "exact");
+    if (s && strcmp(s, "ordered") && strcmp(s, "exact")) {
+        nc_host_printf("libmpi: MPI_NC_REDUCE_FP='%s' is not 'ordered' or 'exact'\n", s);
+        nc_host_exit(2);
+    }
+    if (mpi_state.reduce_exact && !mpi_state.reduce_nic) {
+        nc_host_printf("libmpi: MPI_NC_REDUCE_FP='exact' is the NIC's exact sum: it needs "
+                       "MPI_NC_REDUCE=nic\n");
         nc_host_exit(2);
     }
     mpi_state.debug = getenv("MPI_NC_DEBUG") && strcmp(getenv("MPI_NC_DEBUG"), "0");

@@ -152,6 +152,7 @@ struct mpi_req_s {
     /* non-blocking collectives: the schedule (coll_sched.c), advanced by mpi_nbc_progress */
     struct coll_sched *sched;
     int nc_status;              /* a NIC reduction's outcome (nicoll.h's NC_OK or an error) */
+    unsigned nic_parts;         /* its pieces not done, and 1 until all are started */
 };
 
 MPI_Request mpi_req_new(enum mpi_req_kind kind);
@@ -195,6 +196,7 @@ struct mpi_state {
     nc_tree_spec bcast_tree;    /* its groups' tree (MPI_NC_BCAST_TREE) */
     int reduce_bypass;          /* MPI_Reduce by application bypass (MPI_NC_REDUCE) */
     int reduce_nic;             /* MPI_Reduce and MPI_Allreduce on the NIC (MPI_NC_REDUCE) */
+    int reduce_exact;           /* their float and double sums exact (MPI_NC_REDUCE_FP) */
     int debug;                  /* MPI_NC_DEBUG: say what a stalled wait waits for */
     int comm_mode;              /* MPI_NC_COMM: enum mpi_comm_mode */
     unsigned sm_node;           /* the management entity's node (MPI_NC_SM_NODE) */
@@ -266,14 +268,19 @@ void mpi_send_rndv_data(MPI_Request r);
 
 /* ---- collectives ------------------------------------------------------------------ */
 int mpi_barrier_nic(MPI_Comm comm);
-/* This rank's part of a NIC-based reduction (mpi_net.c), started: *req
- * completes when the NIC is done, out then holding the result where one
- * comes, req->nc_status the outcome. At most MPI_NIC_RED_OUT in flight: a
- * start beyond waits for the oldest. An nc_strerror code. */
+/* This rank's part of a NIC-based reduction (mpi_net.c): a request made
+ * of one NIC reduction or more (an exact one longer than NC_RED_XMAX goes
+ * in pieces). mpi_nicred_request makes it; each mpi_ireduce_nic starts a
+ * piece, whose result lands at out; mpi_nicred_started says the pieces are
+ * all started. It completes when they and the NIC are done,
+ * req->nc_status the first failure. At most MPI_NIC_RED_OUT pieces in
+ * flight: a start beyond waits for the oldest. An nc_strerror code. */
 #define MPI_NIC_RED_OUT 2       /* the NIC keeps 2 of its 8 slots for posted reductions
-                                   whatever early packets hold (firmware/coll/reduce.c) */
-int mpi_ireduce_nic(const nc_reduce *r, const void *data, void *out, MPI_Comm c,
-                    MPI_Request *req);
+                                   whatever early packets hold, and has 2 areas for exact
+                                   ones (firmware/coll/reduce.c) */
+MPI_Request mpi_nicred_request(MPI_Comm c);
+int mpi_ireduce_nic(const nc_reduce *r, const void *data, void *out, MPI_Request q);
+void mpi_nicred_started(MPI_Request q);
 /* The NIC broadcast's groups (coll_bcast_nic_groups.c): a member's share
  * of a multicast, from mpi_net.c's event loop. */
 void mpi_bcast_nic_arrived(uint32_t group, const uint8_t *data, size_t len);

@@ -380,12 +380,43 @@ void mpi_progress_wait(uint64_t *idle_since)
     mpi_compute_mark();
 }
 
-/* This rank's part of a NIC-based reduction (coll_reduce_nic.c). */
-int mpi_ireduce_nic(const nc_reduce *r, const void *data, void *out, MPI_Comm c,
-                    MPI_Request *req)
+/* A NIC reduction's request (coll_reduce_nic.c): complete once started
+ * and its pieces done. */
+MPI_Request mpi_nicred_request(MPI_Comm c)
+{
+    MPI_Request q = mpi_req_new(REQ_COLL);
+
+    q->comm = c;
+    mpi_comm_hold(c);           /* dropped with the request */
+    q->nic_parts = 1;
+    return q;
+}
+
+static void nicred_part_done(MPI_Request q, int status)
+{
+    if (status && !q->nc_status) {
+        q->nc_status = status;
+        q->status.MPI_ERROR = MPI_ERR_OTHER;
+    }
+    if (!--q->nic_parts)
+        mpi_req_complete(q);
+}
+
+void mpi_nicred_started(MPI_Request q)
+{
+    nicred_part_done(q, NC_OK);
+}
+
+/* A piece: its request and where its result goes (the event's ctx). */
+struct nicred_piece {
+    MPI_Request q;
+    void *out;
+};
+
+int mpi_ireduce_nic(const nc_reduce *r, const void *data, void *out, MPI_Request q)
 {
     static bool timeout_set;
-    MPI_Request q;
+    struct nicred_piece *pc;
     int rc;
 
     /* The NIC reduction runs on this port: the send time-out that ends a
@@ -403,32 +434,30 @@ int mpi_ireduce_nic(const nc_reduce *r, const void *data, void *out, MPI_Comm c,
 
     while (nic_red_out >= MPI_NIC_RED_OUT)
         mpi_progress_wait(&idle);
-    q = mpi_req_new(REQ_COLL);
-    q->comm = c;
-    mpi_comm_hold(c);           /* dropped with the request */
-    q->data = out;
-    if ((rc = nc_reduce_start(port, r, data, q))) {
-        mpi_req_release(q);
+    if (!(pc = malloc(sizeof *pc)))
+        return NC_ENOMEM;
+    *pc = (struct nicred_piece){ q, out };
+    if ((rc = nc_reduce_start(port, r, data, pc))) {
+        free(pc);
         return rc;
     }
     nic_red_out++;
-    *req = q;
+    q->nic_parts++;
     return NC_OK;
 }
 
-/* Its event: the result out, the request complete. */
+/* A piece's event: its result out. */
 static void reduce_done(const nc_event *ev)
 {
-    MPI_Request q = ev->ctx;
+    struct nicred_piece *pc = ev->ctx;
+    MPI_Request q = pc->q;
 
     nic_red_out--;
-    q->nc_status = ev->status;
-    if (ev->status)
-        q->status.MPI_ERROR = MPI_ERR_OTHER;
-    else if (ev->buf && q->data)
-        nc_host_memcpy(q->data, ev->buf, ev->len);
+    if (!ev->status && ev->buf && pc->out)
+        nc_host_memcpy(pc->out, ev->buf, ev->len);
+    free(pc);
     mpi_compute_mark();
-    mpi_req_complete(q);
+    nicred_part_done(q, ev->status);
 }
 
 int mpi_barrier_nic(MPI_Comm comm)

@@ -364,6 +364,14 @@ struct nc_cmd_reduce {
 #define NC_RED_DATA_MAX  32768u /* 8 segments: 4,096 doubles */
 #define NC_RED_ALL       0x10000u   /* op_type: an allreduce (every member gets the result) */
 #define NC_RED_OP_TYPE(op, type, all) ((uint32_t)(op) << 8 | (type) | ((all) ? NC_RED_ALL : 0u))
+/* op_type: the exact mode (ref/red/nc_xacc.h), for a sum of binary32 or
+ * binary64 only: every member adds into one accumulator per element, sends
+ * their wire windows up (NC_PT_RED_XUP) and the root rounds once. At most
+ * NC_RED_XMAX elements, since an accumulator takes 280 bytes of the NIC's
+ * SRAM whatever the format: 128 doubles are seed 004's largest vector, and
+ * a longer one is a sequence of reductions (libmpi's pieces). */
+#define NC_RED_EXACT     0x20000u
+#define NC_RED_XMAX      128u
 struct nc_red_block {
     uint32_t instance;      /* as the command's */
     uint32_t op_type;       /* NC_RED_OP_TYPE */

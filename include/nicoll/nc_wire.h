@@ -70,6 +70,12 @@
  * FAIL says the reduction failed at the sender (a member dead). */
 #define NC_PT_RED_PROBE  0x0A2Bu
 #define NC_PT_RED_FAIL   0x0A2Cu
+/* The exact mode's RED_UP (NC_RED_EXACT): pad2[0] the instance, pad2[1]
+ * the packet's number in its low byte, the payload a word with the index
+ * of its first element, then one wire window (ref/red/nc_xacc.h) per
+ * element, as many whole windows as the packet holds; a member's packets
+ * go in element order. */
+#define NC_PT_RED_XUP    0x0A2Du
 
 /* Switch multicast (firmware/coll/group.c, docs/fabric.md "Switch
  * multicast"): types 0x0A30..0x0A3F are the fabric's management packets

@@ -41,6 +41,13 @@
  *          waited for (the NIC takes two at once: the third waits in its
  *          call), six rounds with the root moving; each result's hash
  *          ("H nb"; the Iallreduce's the same on every rank)
+ *   exact  (MPI_NC_REDUCE_FP=exact) the float and double sums of
+ *          tests/red/nic/exact_inputs.h, one vector per case: MPI_Reduce
+ *          to ranks 0, 1 and the last (three trees), MPI_Allreduce and
+ *          MPI_Iallreduce; every one prints "X FORMAT COUNT HASH" (the
+ *          allreduces once every rank has the same bits), which must be
+ *          tests/red/nic/exact_ref's correctly rounded sums whatever the
+ *          root and the number of ranks
  *   cpu    the thesis's CPU-time benchmark: 200 iterations of compute
  *          (seeded skew up to MAXSKEW us, default 1000) then MPI_Reduce of
  *          4 doubles; each rank prints the virtual time it did not
@@ -66,6 +73,7 @@
 #include <stdint.h>
 
 #include "../../mpi/mpitest.h"
+#include "../nic/exact_inputs.h"
 
 /* the emulated host's clock and computation (nicoll/hostif.h) */
 void nc_host_compute_ns(uint64_t ns);
@@ -571,6 +579,56 @@ static void s_nb(void)
     free(ra);
 }
 
+/* one "X" line: every rank's hash the same, printed by rank 0 */
+static void x_agreed(const char *fmt, unsigned count, uint64_t h)
+{
+    uint64_t lo, hi;
+
+    MPI_Allreduce(&h, &lo, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&h, &hi, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(lo == hi, "exact allreduce of %s %u: the ranks got other bits", fmt, count);
+    if (me == 0)
+        printf("X %s %u %016llx\n", fmt, count, (unsigned long long)h);
+}
+
+static void s_exact(void)
+{
+    for (unsigned c = 0; c < XI_NCASES; c++) {
+        unsigned n = XI_CASES[c].count, f64 = XI_CASES[c].f64;
+        size_t size = f64 ? 8 : 4, bytes = size * n;
+        MPI_Datatype t = f64 ? MPI_DOUBLE : MPI_FLOAT;
+        const char *fmt = f64 ? "double" : "float";
+        unsigned char *in = calloc(n, size), *out = malloc(bytes);
+        int roots[3] = { 0, 1 % np, np - 1 };
+        MPI_Request q;
+
+        for (unsigned e = 0; e < n; e++)
+            for (unsigned j = 0; j < XI_VALUES; j++)
+                if (xi_rank(seed, (unsigned)np, c, e, j) == (unsigned)me) {
+                    uint64_t v = xi_value(seed, c, e, j);
+                    uint32_t w = (uint32_t)v;
+
+                    memcpy(in + e * size, f64 ? (void *)&v : (void *)&w, size);
+                }
+        for (int k = 0; k < 3; k++) {
+            CHECK(MPI_Reduce(in, out, (int)n, t, MPI_SUM, roots[k], MPI_COMM_WORLD) == MPI_SUCCESS,
+                  "exact reduce %s %u to %d", fmt, n, roots[k]);
+            if (me == roots[k])
+                printf("X %s %u %016llx\n", fmt, n,
+                       (unsigned long long)fnv(0xCBF29CE484222325ull, out, bytes));
+        }
+        CHECK(MPI_Allreduce(in, out, (int)n, t, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS,
+              "exact allreduce %s %u", fmt, n);
+        x_agreed(fmt, n, fnv(0xCBF29CE484222325ull, out, bytes));
+        memset(out, 0, bytes);
+        CHECK(MPI_Iallreduce(in, out, (int)n, t, MPI_SUM, MPI_COMM_WORLD, &q) == MPI_SUCCESS &&
+              MPI_Wait(&q, MPI_STATUS_IGNORE) == MPI_SUCCESS, "exact iallreduce %s %u", fmt, n);
+        x_agreed(fmt, n, fnv(0xCBF29CE484222325ull, out, bytes));
+        free(in);
+        free(out);
+    }
+}
+
 static void s_cpu(void)
 {
     const char *m = getenv("MAXSKEW");
@@ -638,7 +696,7 @@ int main(int argc, char **argv)
 {
     static const struct scenario s[] = {
         { "first", s_first }, { "ops", s_ops }, { "skew", s_skew }, { "burst", s_burst }, { "late", s_late }, { "comms", s_comms },
-        { "long", s_long }, { "allreduce", s_allreduce }, { "nb", s_nb }, { "cpu", s_cpu }, { NULL, NULL },
+        { "long", s_long }, { "allreduce", s_allreduce }, { "nb", s_nb }, { "exact", s_exact }, { "cpu", s_cpu }, { NULL, NULL },
     };
     const char *e = getenv("MPI_BYPASS_SEED");
 
