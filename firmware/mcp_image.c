@@ -81,15 +81,7 @@
 #pragma clang attribute pop
 #include "../ref/red/nc_red.c"
 #include "../ref/red/nc_sfp.c"
-/* The exact accumulator's functions stay out of line, each a call: with
- * them inlined (into one another and into the plug-in) the exact mode's
- * sums on the emulated NIC lose a carry in the top words of a few
- * elements in a hundred, while lanai-iss and lanai-qemu runs of the same
- * functions out of the image are right; tests/red/nic/suite's exact
- * scenario is what shows it. */
-#pragma clang attribute push(__attribute__((noinline)), apply_to = function)
 #include "../ref/red/nc_xacc.c"
-#pragma clang attribute pop
 #endif
 
 /* The collectives this image holds, in the order of their ids. */

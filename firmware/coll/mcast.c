@@ -225,9 +225,14 @@ static inline __attribute__((always_inline)) bool mc_sender(const struct mgroup 
     return g->role == G_ROOT || (g->role == G_MEMBER && g->nchildren);
 }
 
+/* A bit per child, for 1 .. NC_MC_MAX_CHILDREN (32) of them: a root has
+ * one at least (mc_set), a member forwards only with children. One shift,
+ * no select: clang 14 folds `n >= 32 ? ~0 : ...` and the test of the mask
+ * after it into one conditional flag-setting instruction, wrong for 32
+ * children all given up (docs/lanai-cc.md, "Known clang 14 defects"). */
 static uint32_t all_children(const struct mgroup *g)
 {
-    return g->nchildren >= 32 ? 0xFFFFFFFFu : (1u << g->nchildren) - 1u;
+    return ~(0xFFFFFFFEu << (g->nchildren - 1u));
 }
 
 /* Packet seq was just numbered: the children given up hold it already. */

@@ -241,7 +241,7 @@ static void next(struct nv_compiler *c)
             fatal_at(c, c->tline, c->tcol, "malformed number", 0, 0);
             return;
         }
-        if (big || (!hex && v > 0x7FFFFFFFull)) {
+        if (big || v > (hex ? 0xFFFFFFFFull : 0x7FFFFFFFull)) {
             fatal_at(c, c->tline, c->tcol, "number too large (more than 32 bits, or above 2147483647 in decimal)", 0, 0);
             return;
         }

@@ -23,15 +23,10 @@
 */
 static uint32_t adc(uint32_t a, uint32_t b, uint32_t *c)
 {
-    uint32_t cin = *c;
-    uint64_t s = (uint64_t)a + (uint64_t)b + (uint64_t)cin;
+    uint64_t s = (uint64_t)a + (uint64_t)b + (uint64_t)*c;
     /*@ assert s <= 0x1FFFFFFFF; */
-    if (s > M32) {
-        *c = 1;
-        return (uint32_t)(s - P32);
-    }
-    *c = 0;
-    return (uint32_t)s;
+    *c = (uint32_t)(s / P32);
+    return (uint32_t)(s % P32);
 }
 
 /* a - b - *c = result - 2^32 * (new *c) */
@@ -42,15 +37,10 @@ static uint32_t adc(uint32_t a, uint32_t b, uint32_t *c)
 */
 static uint32_t sbb(uint32_t a, uint32_t b, uint32_t *c)
 {
-    uint32_t bin = *c;
-    uint64_t d = (uint64_t)a + P32 - (uint64_t)b - (uint64_t)bin;
+    uint64_t d = (uint64_t)a + P32 - (uint64_t)b - (uint64_t)*c;
     /*@ assert d <= 0x1FFFFFFFF; */
-    if (d > M32) {
-        *c = 0;
-        return (uint32_t)(d - P32);
-    }
-    *c = 1;
-    return (uint32_t)d;
+    *c = 1u - (uint32_t)(d / P32);
+    return (uint32_t)(d % P32);
 }
 
 /* x * 2^s for s < 32, exact in 64 bits (< 2^63).  One constant shift per
