@@ -637,10 +637,7 @@ static void red_seg_fetched(uint32_t port, uint32_t gen, uint16_t arg, bool last
 
 static bool is_child(const struct red_slot *s, uint32_t from)
 {
-    for (uint32_t c = 0; c < s->hdr.nchildren; c++)
-        if (s->hdr.child[c] == from)
-            return true;
-    return false;
+    return child_index(s, from) < s->hdr.nchildren;
 }
 
 static bool member_ok(uint32_t m)
