@@ -42,15 +42,15 @@
 #include "nicoll/hostif.h"
 
 /* **Decisions**:
- * - SWMC_RTO_NS, the root's time-out before it resends: 500 us plus 16 ns
+ * - SWMC_RTO_NS, the root's time-out before it resends: 1 ms plus 16 ns
  *   per byte, several times a broadcast's way to 32 members and back on
  *   P-GM2 (a 4 KB packet's serialisation is about 16 us per link) plus a
  *   member's SWMC_ACK_DELAY_NS, so that an acknowledgement in flight
  *   rarely makes a needless resend.
- * - SWMC_WINDOW, 8 broadcasts a root may have unacknowledged: with one
- *   acknowledgement per member every 4 broadcasts, a root of 31 members
- *   handles about 8 acknowledgements per broadcast instead of 31, and a
- *   member holds at most 8 broadcasts of one root ahead of its calls.
+ * - SWMC_WINDOW, 32 broadcasts a root may have unacknowledged: with one
+ *   acknowledgement per member every 16 broadcasts, a root of 31 members
+ *   handles about 2 acknowledgements per broadcast instead of 31, and a
+ *   member holds at most 32 broadcasts of one root ahead of its calls.
  * - SWMC_KEEP_BYTES, 256 KB the window's copies may hold: a broadcast
  *   larger than that waits in its call rather than being copied.
  * - SWMC_ACK_DELAY_NS, 100 us an acknowledgement may be owed: under the

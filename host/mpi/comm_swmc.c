@@ -40,6 +40,61 @@ static struct mpi_swmc *all;    /* this process's communicators with a group */
 static uint32_t next_tid = 1;
 static struct mg_wait *waits;   /* requests awaiting answers */
 
+/* Group packets that come before their communicator: under Pool, rank 0
+ * takes a tested group and broadcasts on it as soon as its constructor
+ * returns, while a member deep in the constructor's binomial broadcast of
+ * the id has no communicator for the packet yet. A member keeps such a
+ * packet (at most SWMC_EARLY of them) and gives it to the communicator
+ * that swmc_new registers with that context and group. **Decision**: for
+ * at most SWMC_EARLY_NS, the root's least time-out before it resends
+ * (coll_bcast_swmc.c): past it the packet comes again by point-to-point,
+ * and a copy of a freed communicator (the same context and group given
+ * again) cannot wait long enough to be taken for a new one's. */
+#define SWMC_EARLY 32u
+#define SWMC_EARLY_NS 1000000ull
+struct early {
+    uint64_t at_ns;
+    unsigned node;
+    uint32_t group, ctx;
+    size_t len;
+    uint8_t data[NC_ABI_GRP_MAX];
+    struct early *next;
+};
+static struct early *early;     /* newest first */
+static unsigned nearly;
+
+static void early_expire(uint64_t now)
+{
+    for (struct early **pp = &early; *pp;) {
+        struct early *e = *pp;
+
+        if (now - e->at_ns < SWMC_EARLY_NS) {
+            pp = &e->next;
+            continue;
+        }
+        *pp = e->next;
+        free(e);
+        nearly--;
+    }
+}
+
+static bool early_keep(unsigned node, uint32_t group, uint32_t ctx, const uint8_t *data,
+                       size_t len)
+{
+    struct early *e;
+
+    early_expire(nc_host_now_ns());
+    if (nearly >= SWMC_EARLY || len > sizeof e->data)
+        return false;
+    e = malloc(sizeof *e);
+    *e = (struct early){ .at_ns = nc_host_now_ns(), .node = node, .group = group, .ctx = ctx,
+                         .len = len, .next = early };
+    memcpy(e->data, data, len);
+    early = e;
+    nearly++;
+    return true;
+}
+
 struct mpi_swmc *mpi_swmc_of_ctx(uint32_t ctx)
 {
     for (struct mpi_swmc *s = all; s; s = s->next)
@@ -145,16 +200,39 @@ static int ask(unsigned op, uint32_t group, unsigned *mg, uint32_t *out)
     return w.status;
 }
 
-struct mpi_swmc *swmc_new(MPI_Comm c)
+struct mpi_swmc *swmc_new(MPI_Comm c, uint32_t group)
 {
     struct mpi_swmc *s = calloc(1, sizeof *s);
+    struct early *mine = NULL;
 
     s->comm = c;
+    s->group = group;
     s->tested_by = calloc((size_t)c->size, 1);
     swmc_bcast_init(s);
     s->next = all;
     all = s;
     c->swmc = s;
+    /* the packets kept for it, oldest first */
+    early_expire(nc_host_now_ns());
+    for (struct early **pp = &early; *pp;) {
+        struct early *e = *pp;
+
+        if (e->ctx != c->ctx || e->group != group) {
+            pp = &e->next;
+            continue;
+        }
+        *pp = e->next;
+        nearly--;
+        e->next = mine;
+        mine = e;
+    }
+    while (mine) {
+        struct early *e = mine;
+
+        mine = e->next;
+        mpi_swmc_arrived(e->node, e->group, e->data, e->len);
+        free(e);
+    }
     return s;
 }
 
@@ -259,8 +337,7 @@ void mpi_swmc_setup(MPI_Comm c)
         swmc_lazy_start(c, id[1]);
         return;
     }
-    s = swmc_new(c);
-    s->group = id[1];
+    s = swmc_new(c, id[1]);
     /* a repeated join (its first answer lost) is NC_MG_EEXIST */
     ok = ask(NC_MG_JOIN, s->group, &mg, NULL) == NC_OK && (mg == NC_MG_OK || mg == NC_MG_EEXIST);
     /* the others answer the test's probes as they come (mpi_swmc_arrived) */
@@ -310,6 +387,7 @@ void mpi_swmc_finalize(void)
         s->comm->swmc = NULL;
         swmc_free(s);
     }
+    early_expire(UINT64_MAX);
 }
 
 /* A group packet from node `node` on switch group `group`: a probe of the
@@ -323,14 +401,20 @@ void mpi_swmc_arrived(unsigned node, uint32_t group, const uint8_t *data, size_t
         return;     /* not ours: the group carries only libmpi's packets */
     memcpy(&w, data, sizeof w);
     if (w.kind == SWMC_POOL_PING) {
-        swmc_pool_probed(node, group);
+        swmc_pool_probed(node, group, w.ctx);
         return;
     }
     /* a communicator freed since (a late copy), or a group this process
      * was taken out of whose switches still reach it (Pool: a
      * non-member's communicator may have the same context id) */
-    if (!(s = mpi_swmc_of_ctx(w.ctx)) || s->group != group)
+    if (!(s = mpi_swmc_of_ctx(w.ctx)) || s->group != group) {
+        bool kept = !mpi_swmc_of_ctx(w.ctx) && early_keep(node, group, w.ctx, data, len);
+
+        if (mpi_state.debug)
+            nc_host_printf("libmpi: rank %d: switch group %u: a packet for context %u from node %u before or after its communicator here: %s\n",
+                           mpi_state.world_rank, group, w.ctx, node, kept ? "kept" : "dropped");
         return;
+    }
     if (w.kind == SWMC_PING) {
         if (!s->ping_acked) {
             struct mpi_hdr h = { .type = PKT_SWMC, .ctx = w.ctx, .tag = SWMC_PING_ACK,
@@ -350,8 +434,8 @@ void mpi_swmc_control(int src_world, const struct mpi_hdr *h, const uint8_t *pay
     struct mpi_swmc *s = mpi_swmc_of_ctx(h->ctx);
     int r;
 
-    if (h->tag == SWMC_POOL_ID || h->tag == SWMC_POOL_ACK) {
-        swmc_pool_control(src_world, h->tag, (uint32_t)h->len);
+    if (h->tag == SWMC_POOL_ID || h->tag == SWMC_POOL_ACK || h->tag == SWMC_POOL_JOINED) {
+        swmc_pool_control(src_world, h->tag, (uint32_t)h->len, h->ctx);
         return;
     }
     if (!s)

@@ -48,10 +48,9 @@ static void post(struct mpi_swmc *s, unsigned op)
 
 void swmc_lazy_start(MPI_Comm c, uint32_t group)
 {
-    struct mpi_swmc *s = swmc_new(c);
+    struct mpi_swmc *s = swmc_new(c, group);
 
     s->lazy = true;
-    s->group = group;
     s->phase = LZ_JOINING;
     post(s, NC_MG_JOIN);
 }

@@ -17,8 +17,18 @@
  * calls: it creates a group, tells every process the id (SWMC_POOL_ID),
  * each joins, and the owner probes the group (SWMC_POOL_PING) until every
  * process has answered one (SWMC_POOL_ACK); only then does the group enter
- * the slice. An empty slice makes the constructor Lazy's. MPI_Init fills
- * every slice, blocking; MPI_Finalize takes every process out of the
+ * the slice. The test gives up only after SWMC_PROBES probes with no news:
+ * no new answer, and no word from a process that the entity answered its
+ * join (SWMC_POOL_JOINED). At MPI_Init every owner's joins queue at the
+ * one entity at once (N(N-1) of them, 20 ms of its work at 32 processes on
+ * P-IB), so a group whose joins the entity takes late in that storm
+ * answers its probes only then, however long the storm lasts.
+ * **Decision**: a process sends that word only for a join the entity took
+ * longer than POOL_JOIN_SLOW_NS to answer, a quarter of the test's budget:
+ * a refill in the background while the program broadcasts (a join
+ * answered in about a millisecond) costs the owner no extra message. An
+ * empty slice makes the constructor Lazy's. MPI_Init fills every slice,
+ * blocking; MPI_Finalize takes every process out of the
  * groups still in the owner's slice.
  */
 #include <stdlib.h>
@@ -46,17 +56,20 @@ static struct {
     enum { R_IDLE, R_WAIT_ROOM, R_CREATING, R_TESTING } phase;
     struct mg_wait req;
     uint32_t group;
+    uint32_t serial;            /* this owner's tests, counted: a probe names its test */
     uint8_t *answered;          /* per world rank */
     unsigned answers, probes;
+    unsigned quiet;             /* probes since the last new answer */
     uint64_t probe_ns;
 } refill;
 
-/* A join (for another owner's refill) or a leave (for any node) waiting to
- * be posted or answered. */
+/* A join (for another owner's refill: its owner and test, when it was
+ * queued) or a leave (for any node) waiting to be posted or answered. */
 struct pool_req {
     struct mg_wait w;
-    unsigned op, node;
-    uint32_t group;
+    unsigned op, node, owner;
+    uint32_t group, serial;
+    uint64_t queued_ns;
     bool posted;
     struct pool_req *next;
 };
@@ -65,11 +78,12 @@ static struct pool_req *joins, *leaves;
 /* The refills this process has answered a probe of: one answer each (the
  * answer is reliable), so that the probes of every owner's test, all at
  * once at MPI_Init, cost each process one message per group. A record
- * goes after the longest test (SWMC_PROBES probes); an id the entity gives
- * again sooner to the same owner finds it and is not answered: its test
- * runs out of probes, and the pool stays smaller. */
+ * names the owner's test (its serial), so an id the entity gives the same
+ * owner again is a new test, answered again. A record goes after
+ * SWMC_PROBES probe periods; a test still probing after that is answered
+ * once more, and the owner counts each process once. */
 struct answered {
-    uint32_t group;
+    uint32_t group, serial;
     unsigned owner;
     uint64_t at_ns;
     struct answered *next;
@@ -84,15 +98,32 @@ static void say(const char *what, uint32_t group)
                        group, what);
 }
 
-static void queue(struct pool_req **list, unsigned op, uint32_t group, unsigned node)
+static struct pool_req *queue(struct pool_req **list, unsigned op, uint32_t group,
+                              unsigned node)
 {
     struct pool_req *r = calloc(1, sizeof *r);
 
     r->op = op;
     r->group = group;
     r->node = node;
+    r->queued_ns = nc_host_now_ns();
     r->next = *list;
     *list = r;
+    return r;
+}
+
+#define POOL_JOIN_SLOW_NS ((uint64_t)SWMC_PROBES * SWMC_PROBE_NS / 4)
+
+/* The entity answered this process's join of a refill, late: its owner
+ * learns the entity is at work (a refused join says nothing of the kind). */
+static void joined(const struct pool_req *r)
+{
+    struct mpi_hdr h = { .type = PKT_SWMC, .ctx = r->serial, .tag = SWMC_POOL_JOINED,
+                         .len = r->group };
+
+    if ((r->w.mg_status == NC_MG_OK || r->w.mg_status == NC_MG_EEXIST) &&
+        nc_host_now_ns() - r->queued_ns >= POOL_JOIN_SLOW_NS)
+        mpi_net_send((int)r->owner, &h, NULL, 0, NULL);
 }
 
 static bool room(void)
@@ -116,11 +147,14 @@ static void advance(struct pool_req **list)
                 say(r->op == NC_MG_JOIN ? "no answer to a join" : "no answer to a leave",
                     r->group);
                 r->w.got = true;
+                r->w.status = NC_ETIMEDOUT;
             } else if (swmc_post_for(&r->w, r->op, r->group, r->node) != NC_OK) {
                 r->posted = false;
             }
         }
         if (r->posted && r->w.got) {
+            if (r->op == NC_MG_JOIN && r->w.status == NC_OK)
+                joined(r);
             *pp = r->next;
             free(r);
             continue;
@@ -170,7 +204,8 @@ static void refill_created(void)
         return;
     }
     refill.group = w->group;
-    refill.answers = refill.probes = 0;
+    h.ctx = ++refill.serial;
+    refill.answers = refill.probes = refill.quiet = 0;
     memset(refill.answered, 0, (size_t)mpi_state.world_size);
     for (int i = 0; i < mpi_state.world_size; i++)
         if (i != mpi_state.world_rank)
@@ -207,14 +242,16 @@ static void refill_tick(void)
         return;
     if (refill.answers == (unsigned)mpi_state.world_size - 1) {
         refill_tested();
-    } else if (refill.probes >= SWMC_PROBES) {
+    } else if (refill.quiet >= SWMC_PROBES) {
         refill.phase = R_IDLE;
         held = true;
         say("the test ran out of probes: every process leaves it", refill.group);
         leave_all(refill.group);
     } else if (!refill.probes || now - refill.probe_ns >= SWMC_PROBE_NS) {
-        struct swmc_wire probe = { .kind = SWMC_POOL_PING, .seq = refill.probes++ };
+        struct swmc_wire probe = { .kind = SWMC_POOL_PING, .ctx = refill.serial,
+                                   .seq = refill.probes++ };
 
+        refill.quiet++;
         mpi_net_gsend(refill.group, &probe, sizeof probe, NULL, 0, NULL);
         refill.probe_ns = now;
     }
@@ -228,21 +265,31 @@ void swmc_pool_tick(void)
     refill_tick();
 }
 
-void swmc_pool_control(int src_world, int kind, uint32_t group)
+void swmc_pool_control(int src_world, int kind, uint32_t group, uint32_t serial)
 {
     if (kind == SWMC_POOL_ID) {
-        queue(&joins, NC_MG_JOIN, group, (unsigned)mpi_state.world_rank);
+        struct pool_req *r = queue(&joins, NC_MG_JOIN, group, (unsigned)mpi_state.world_rank);
+
+        r->owner = (unsigned)src_world;
+        r->serial = serial;
         advance(&joins);
-    } else if (kind == SWMC_POOL_ACK && refill.phase == R_TESTING && group == refill.group &&
-               src_world != mpi_state.world_rank && !refill.answered[src_world]) {
+        return;
+    }
+    if (refill.phase != R_TESTING || group != refill.group || serial != refill.serial ||
+        src_world == mpi_state.world_rank)
+        return;
+    if (kind == SWMC_POOL_JOINED) {
+        refill.quiet = 0;
+    } else if (kind == SWMC_POOL_ACK && !refill.answered[src_world]) {
         refill.answered[src_world] = 1;
         refill.answers++;
+        refill.quiet = 0;
     }
 }
 
-void swmc_pool_probed(unsigned owner, uint32_t group)
+void swmc_pool_probed(unsigned owner, uint32_t group, uint32_t serial)
 {
-    struct mpi_hdr h = { .type = PKT_SWMC, .tag = SWMC_POOL_ACK, .len = group };
+    struct mpi_hdr h = { .type = PKT_SWMC, .ctx = serial, .tag = SWMC_POOL_ACK, .len = group };
 
     uint64_t now = nc_host_now_ns();
 
@@ -256,12 +303,12 @@ void swmc_pool_probed(unsigned owner, uint32_t group)
             free(a);
             continue;
         }
-        if (a->group == group && a->owner == owner)
+        if (a->group == group && a->owner == owner && a->serial == serial)
             return;
         pp = &a->next;
     }
     struct answered *a = malloc(sizeof *a);
-    *a = (struct answered){ group, owner, now, answered };
+    *a = (struct answered){ group, serial, owner, now, answered };
     answered = a;
     /* the switches hold this port: the entity took the join, whose
      * repeat (its answer lost) would come after the owner may have
@@ -338,8 +385,7 @@ void swmc_pool_start(MPI_Comm c)
             swmc_lazy_start(c, group);
         return;
     }
-    s = swmc_new(c);
-    s->group = id[1];
+    s = swmc_new(c, id[1]);
     s->ready = true;
     swmc_say(c, "tested: broadcasts on the group, from rank 0's pool", s->group);
     if (c->rank != 0)

@@ -15,7 +15,7 @@
  * struct mpi_hdr is: both ends are the same library. */
 struct swmc_wire {
     uint32_t kind;              /* SWMC_PING or SWMC_DATA */
-    uint32_t ctx;               /* the communicator's context id */
+    uint32_t ctx;               /* the communicator's context id; POOL_PING: the owner's test */
     uint32_t seq;               /* PING: the probe's number; DATA: the broadcast's */
     uint32_t off, total;        /* DATA: where these bytes go, the broadcast's length */
     uint32_t flags;             /* DATA: SWMC_ACK_ME, SWMC_RESENT */
@@ -33,7 +33,9 @@ enum { SWMC_ACK_ME = 1, SWMC_RESENT = 2 };
 enum { SWMC_PING_ACK = 1, SWMC_DATA_ACK = 2, SWMC_RESEND = 3,
        SWMC_READY = 5 /* Lazy: rank 0 tells a member the test passed */,
        SWMC_POOL_ID = 6 /* Pool: an owner tells every process a refill's id (len) */,
-       SWMC_POOL_ACK = 7 /* Pool: a process answers a refill's probe (len the id) */ };
+       SWMC_POOL_ACK = 7 /* Pool: a process answers a refill's probe (len the id) */,
+       SWMC_POOL_JOINED = 8 /* Pool: the entity answered a process's join (len the id) */ };
+/* The three Pool controls name the owner's test in the header's ctx. */
 /* The tag of a Lazy broadcast's tree messages (on the collective context):
  * its number in it, so that a member waiting on either path never takes
  * another broadcast's message. */
@@ -117,7 +119,7 @@ struct mpi_swmc {
 /* From comm_swmc.c: a new communicator's state (registered), a request
  * to the entity posted without waiting (w's answer comes through
  * mpi_swmc_mg_event), and a group packet's probe sent. */
-struct mpi_swmc *swmc_new(MPI_Comm c);
+struct mpi_swmc *swmc_new(MPI_Comm c, uint32_t group);
 int swmc_post(struct mg_wait *w, unsigned op, uint32_t group);
 /* The same for another node's join or leave (the entity takes it from any
  * node; the answer comes here). */
@@ -146,8 +148,8 @@ void swmc_lazy_release(struct mpi_swmc *s);
 void swmc_pool_fill(void);
 void swmc_pool_start(MPI_Comm c);
 void swmc_pool_tick(void);
-void swmc_pool_control(int src_world, int kind, uint32_t group);
-void swmc_pool_probed(unsigned owner, uint32_t group);
+void swmc_pool_control(int src_world, int kind, uint32_t group, uint32_t serial);
+void swmc_pool_probed(unsigned owner, uint32_t group, uint32_t serial);
 void swmc_pool_finalize(void);
 /* The pool's groups stay within this many ids (comm_swmc_pool.c) */
 #define SWMC_POOL_IDS 512u

@@ -62,6 +62,9 @@ struct sm {
     struct inflight *fl;
     unsigned nfl, capfl;
     uint64_t busy, now;
+    /* Requests (and acks) and switch writes take turns: after one taken
+     * from the inbox, a queued write goes first if the wire has room. */
+    bool write_turn;
     uint32_t next_tid;
     struct sm_counters c;
 };
@@ -538,6 +541,22 @@ static uint64_t at_least(uint64_t t, uint64_t min)
     return t > min ? t : min;
 }
 
+/* The inbox's next packet: a switch's answer first (it frees the next
+ * write of its group and switch), else the oldest request. Under a storm
+ * of requests the answers would otherwise wait behind all of them, and
+ * every group's later writes with them. */
+static unsigned next_in(const struct sm *sm, uint64_t t)
+{
+    for (unsigned i = 0; i < sm->ninbox && sm->inbox[i].t <= t; i++) {
+        struct nc_mgmt m;
+
+        sm_unpack(sm->inbox[i].data, sm->inbox[i].len, &m);
+        if (m.type == NC_PT_SW_SET_ACK)
+            return i;
+    }
+    return 0;
+}
+
 uint64_t sm_next_event(const struct sm *sm)
 {
     uint64_t t = UINT64_MAX;
@@ -558,6 +577,7 @@ uint64_t sm_next_event(const struct sm *sm)
 void sm_run_until(struct sm *sm, uint64_t until, sm_send_fn send, void *opaque)
 {
     uint64_t t;
+    bool can_set;
 
     while ((t = sm_next_event(sm)) <= until) {
         sm->now = t;
@@ -579,10 +599,12 @@ void sm_run_until(struct sm *sm, uint64_t until, sm_send_fn send, void *opaque)
         }
         if (sm->busy > t)
             continue;
-        if (sm->ninbox && sm->inbox[0].t <= t) {
+        can_set = sm->nsq && sm->nfl < sm->p.max_outstanding;
+        if (sm->ninbox && sm->inbox[0].t <= t && !(can_set && sm->write_turn)) {
             struct nc_mgmt m;
-            struct msg in = sm->inbox[0];
-            memmove(&sm->inbox[0], &sm->inbox[1], (sm->ninbox - 1) * sizeof *sm->inbox);
+            unsigned i = next_in(sm, t);
+            struct msg in = sm->inbox[i];
+            memmove(&sm->inbox[i], &sm->inbox[i + 1], (sm->ninbox - i - 1) * sizeof *sm->inbox);
             sm->ninbox--;
             sm_unpack(in.data, in.len, &m);
             if (m.type == NC_PT_SW_SET_ACK) {
@@ -592,8 +614,10 @@ void sm_run_until(struct sm *sm, uint64_t until, sm_send_fn send, void *opaque)
                 sm->busy = t + sm->p.request_ps;
                 take_request(sm, sm->busy, &m);
             }
-        } else if (sm->nsq && sm->nfl < sm->p.max_outstanding) {
+            sm->write_turn = true;
+        } else if (can_set) {
             send_set(sm, t);
+            sm->write_turn = false;
         }
     }
     if (until > sm->now)

@@ -6,8 +6,9 @@
  * exactly the members, answers that do not mean "ready", 100,000
  * create/leave cycles that leave every group id free, exhaustion as a
  * clear error and no id reused before its entries are cleared, the
- * transaction time-out and the bound on outstanding SW_SETs, and a
- * byte-identical trace for identical inputs.
+ * transaction time-out and the bound on outstanding SW_SETs, a group's
+ * switches written while a storm of other groups' joins still queues at
+ * the entity, and a byte-identical trace for identical inputs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -47,6 +48,10 @@ static struct {
     unsigned mismatch_at_last_join;
     unsigned joins_left;
     bool join_all;          /* everyone joins the group tid 1 creates */
+    /* the join storm: the groups nodes 1..STORM created, the last JOINED */
+    bool storm;
+    unsigned storm_group[NN], storm_created;
+    uint64_t storm_last_join;
     /* the create/leave loop */
     unsigned cycles, target, loop_node, enospc;
 } H;
@@ -78,6 +83,12 @@ static void on_answer(void *o, const struct mgmt_answer *a)
                                               n, 100 + n), 0);
         H.joins_left = NN - 2;
     }
+    if (H.storm && a->type == NC_PT_MG_CREATED) {
+        H.storm_group[a->tid - 1000] = a->group;
+        H.storm_created++;
+    }
+    if (H.storm && a->type == NC_PT_MG_JOINED)
+        H.storm_last_join = a->t;
     if (a->type == NC_PT_MG_JOINED && !--H.joins_left)
         H.mismatch_at_last_join = mismatches();
     if (H.target && a->node == H.loop_node) {
@@ -354,6 +365,67 @@ static void scenario_to_pcap(const struct topo *t, const char *path)
     mgmt_sim_free(s);
 }
 
+/* Nodes 1..8 create a group each, then every node joins every group, all
+ * at once, the first group's joins first: 112 joins, about 2.2 ms of the
+ * entity's work. The first group has its switches written while the
+ * others' joins still wait (requests and writes take turns), long before
+ * the last join is answered. */
+#define STORM 8
+/* Every member in and every switch holding what the entity wants: a
+ * multicast reaches them all (the entity takes the switches' answers
+ * later, behind the joins in its inbox). */
+static bool storm_group_ready(struct mgmt_sim *s, const struct topo *t, unsigned g)
+{
+    if (sm_members(mgmt_sim_sm(s), g) != NN - 1)
+        return false;
+    for (unsigned sw = 0; sw < t->nswitches; sw++)
+        if (fabric_mcast_entry(mgmt_sim_fabric(s), sw, g) != sm_wanted(mgmt_sim_sm(s), g, sw))
+            return false;
+    return true;
+}
+
+static void test_join_storm(void **st)
+{
+    struct topo *t = fattree();
+    struct sm_params p;
+    uint64_t first_ready = 0;
+    (void)st;
+    sm_default_params(&p, 0);
+    p.max_outstanding = 64;     /* as P-IB's: no bound in practice */
+    struct mgmt_sim *s = sim(t, NULL, &p);
+
+    H.storm = true;
+    for (unsigned o = 1; o <= STORM; o++)
+        assert_int_equal(mgmt_sim_request(s, o * US, o, NC_PT_MG_CREATE, 0, 0, 1000 + o), 0);
+    mgmt_sim_run(s, 1000 * US);
+    assert_int_equal(H.storm_created, STORM);
+    for (unsigned o = 1; o <= STORM; o++)
+        for (unsigned n = 1; n < NN; n++)
+            if (n != o)
+                assert_int_equal(mgmt_sim_request(s, 1000 * US + (o * NN + n) * 100000ull, n,
+                                                  NC_PT_MG_JOIN,
+                                                  H.storm_group[o], n, 2000 + o * NN + n), 0);
+    for (uint64_t at = 1000 * US; at < 20000 * US && !first_ready; at += 10 * US) {
+        mgmt_sim_run(s, at);
+        for (unsigned o = 1; o <= STORM && !first_ready; o++)
+            if (storm_group_ready(s, t, H.storm_group[o]))
+                first_ready = at;
+    }
+    run_idle(s);
+    assert_int_equal(H.bad, 0);
+    for (unsigned o = 1; o <= STORM; o++) {
+        assert_true(storm_group_ready(s, t, H.storm_group[o]));
+        tables_agree(s, t, H.storm_group[o]);
+    }
+    print_message("join storm: first group ready at %.0f us, last join answered at %.0f us\n",
+                  first_ready / 1e6, H.storm_last_join / 1e6);
+    assert_true(first_ready != 0);
+    /* ready before half of the storm's work was done */
+    assert_true(first_ready - 1000 * US < (H.storm_last_join - 1000 * US) / 2);
+    mgmt_sim_free(s);
+    topo_free(t);
+}
+
 static void test_deterministic_trace(void **st)
 {
     struct topo *t = fattree();
@@ -377,6 +449,7 @@ int main(void)
         cmocka_unit_test(test_create_leave_cycles),
         cmocka_unit_test(test_exhaustion),
         cmocka_unit_test(test_timeout_and_outstanding),
+        cmocka_unit_test(test_join_storm),
         cmocka_unit_test(test_deterministic_trace),
     };
     return cmocka_run_group_tests_name("subnet_mgr", tests, NULL, NULL);
