@@ -408,7 +408,7 @@ void mpi_swmc_arrived(unsigned node, uint32_t group, const uint8_t *data, size_t
      * was taken out of whose switches still reach it (Pool: a
      * non-member's communicator may have the same context id) */
     if (!(s = mpi_swmc_of_ctx(w.ctx)) || s->group != group) {
-        bool kept = !mpi_swmc_of_ctx(w.ctx) && early_keep(node, group, w.ctx, data, len);
+        bool kept = !s && early_keep(node, group, w.ctx, data, len);
 
         if (mpi_state.debug)
             nc_host_printf("libmpi: rank %d: switch group %u: a packet for context %u from node %u before or after its communicator here: %s\n",
